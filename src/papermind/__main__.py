@@ -1,0 +1,3 @@
+from papermind.cli.app import main
+
+main()

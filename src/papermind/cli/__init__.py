@@ -1,0 +1,1 @@
+"""The ``papermind`` command line: parse -> one service call -> render."""

@@ -1,0 +1,73 @@
+"""Root Typer app. Each command module exposes ``register(app)``; list it in COMMAND_MODULES."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from papermind import __version__
+from papermind.cli.context import CliState
+from papermind.cli.errors import exit_code
+from papermind.errors import PapermindError
+
+COMMAND_MODULES = [
+    "papermind.cli.papers",
+]
+
+app = typer.Typer(
+    name="papermind",
+    help="Read, question and pre-review academic papers; every claim points to page and line.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"papermind {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    ctx: typer.Context,
+    home: Annotated[Path | None, typer.Option(
+        "--home", help="Library folder (default: $PAPERMIND_HOME or ~/.papermind).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    version: Annotated[bool, typer.Option(
+        "--version", callback=_version, is_eager=True, help="Show the version and exit.")] = False,
+) -> None:
+    """PaperMind command line."""
+    ctx.obj = CliState(home=home, as_json=as_json)
+
+
+for _module in COMMAND_MODULES:
+    importlib.import_module(_module).register(app)
+
+
+def main() -> None:
+    """Console entry point: runs the app and maps PapermindError to exit codes."""
+    try:
+        result = app(standalone_mode=False)
+        if isinstance(result, int):
+            sys.exit(result)
+    except PapermindError as err:
+        typer.echo(f"error: {err}", err=True)
+        sys.exit(exit_code(err))
+    except typer.Exit as done:
+        sys.exit(done.exit_code)
+    except typer.Abort:
+        typer.echo("aborted", err=True)
+        sys.exit(130)
+    except Exception as err:  # click usage errors come through here in non-standalone mode
+        import click
+
+        if isinstance(err, click.ClickException):
+            err.show()
+            sys.exit(err.exit_code)
+        raise

@@ -1,0 +1,129 @@
+"""Settings: one nested tree, read only by services and the entry points.
+
+Environment variables use the ``PAPERMIND_`` prefix and ``__`` for nesting, e.g.
+``PAPERMIND_LLM__DEFAULT__BASE_URL``. Named presets (``offline``, ``fast``, ``quality``,
+``test``) fill in defaults; explicit values win.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+Preset = Literal["offline", "fast", "quality", "test"]
+
+
+class IngestSettings(BaseModel):
+    """PDF / text ingestion."""
+
+    max_file_mb: float = Field(default=100.0, description="largest file accepted, in MiB")
+    max_pages: int = Field(default=500, description="longest document accepted, in pages")
+    hidden_font_pt: float = Field(default=2.0, description="text below this size is hidden")
+
+
+class SearchSettings(BaseModel):
+    """Chunking, indexing and hybrid search."""
+
+    chunk_tokens: int = Field(default=220, description="token budget per chunk")
+    embedder: str = Field(default="minilm", description="'minilm', 'e5', 'openai' or 'none'")
+    embedding_base_url: str | None = Field(default=None, description="OpenAI-compatible /embeddings")
+    embedding_model: str | None = Field(default=None, description="model name at that endpoint")
+    embedding_api_key: str | None = Field(default=None, description="key for that endpoint")
+    bm25_weight: float = Field(default=1.0, description="weight of BM25 ranks in fusion")
+    dense_weight: float = Field(default=1.0, description="weight of dense ranks in fusion")
+    rrf_k: int = Field(default=60, description="reciprocal rank fusion constant")
+    rerank: bool = Field(default=False, description="use the LLM reranker when a model is configured")
+    default_k: int = Field(default=10, description="results returned when --k is not given")
+
+
+class EndpointSettings(BaseModel):
+    """One model endpoint."""
+
+    provider: Literal["openai", "anthropic", "local", "fake"] = Field(
+        default="openai", description="'openai' = any OpenAI-compatible server")
+    base_url: str | None = Field(default=None, description="e.g. http://localhost:8000/v1")
+    api_key: str | None = Field(default=None, description="secret; never logged")
+    model: str = Field(default="", description="model name at the endpoint")
+    structured_method: Literal["json_schema", "function_calling", "json_mode"] = Field(
+        default="function_calling", description="how structured output is requested")
+    context_tokens: int = Field(default=32000, description="context window of the model")
+    max_concurrency: int = Field(default=8, description="calls in flight at once")
+    requests_per_minute: int | None = Field(default=None, description="optional rate limit")
+    timeout_s: float = Field(default=120.0, description="per-request timeout")
+    max_retries: int = Field(default=4, description="retries on 429/5xx/connection errors")
+
+
+class RoleSettings(BaseModel):
+    """Which endpoint a role uses, and how."""
+
+    endpoint: str = Field(default="default", description="key into llm.endpoints")
+    temperature: float | None = Field(default=None, description="None = endpoint default (0.2)")
+    max_tokens: int | None = Field(default=None, description="None = 2048")
+
+
+class LLMSettings(BaseModel):
+    """Model layer: endpoints, roles, retries, cache, budgets and prices."""
+
+    endpoints: dict[str, EndpointSettings] = Field(
+        default_factory=dict, description="named endpoints; empty = bundled local model")
+    roles: dict[str, RoleSettings] = Field(default_factory=dict, description="role -> endpoint")
+    schema_retries: int = Field(default=2, description="re-asks after invalid structured output")
+    cache: bool = Field(default=True, description="persistent response cache in the library db")
+    job_token_budget: int | None = Field(default=None, description="max tokens per job")
+    prices: dict[str, tuple[float, float]] = Field(
+        default_factory=dict, description="model -> (USD per 1M input, per 1M output tokens)")
+
+
+class WorkflowSettings(BaseModel):
+    """Knobs of the three workflows."""
+
+    reading_max_rewrites: int = Field(default=1, description="deep-reader rewrites when credibility is low")
+    review_second_round_threshold: float = Field(
+        default=2.0, description="score spread that triggers a second adversarial round")
+    review_max_rounds: int = Field(default=2, description="adversarial rounds at most")
+    qa_max_steps: int = Field(default=12, description="deep QA steps at most")
+    qa_max_retrievals_per_task: int = Field(default=3, description="retrievals per sub-task")
+
+
+class ApiSettings(BaseModel):
+    """REST API and web UI."""
+
+    host: str = Field(default="127.0.0.1", description="listen address")
+    port: int = Field(default=8765, description="listen port")
+    token: str | None = Field(default=None, description="required off loopback")
+    max_upload_mb: float = Field(default=50.0, description="largest upload accepted")
+    workers: int = Field(default=2, description="jobs run at once")
+
+
+class Settings(BaseSettings):
+    """All of PaperMind's settings."""
+
+    model_config = SettingsConfigDict(env_prefix="PAPERMIND_", env_nested_delimiter="__",
+                                      extra="ignore")
+
+    home: Path = Field(default=Path("~/.papermind"), description="library folder")
+    preset: Preset = Field(default="offline", description="named defaults")
+    ingest: IngestSettings = Field(default_factory=IngestSettings)
+    search: SearchSettings = Field(default_factory=SearchSettings)
+    llm: LLMSettings = Field(default_factory=LLMSettings)
+    workflows: WorkflowSettings = Field(default_factory=WorkflowSettings)
+    api: ApiSettings = Field(default_factory=ApiSettings)
+
+    @property
+    def home_dir(self) -> Path:
+        return self.home.expanduser()
+
+    @property
+    def db_path(self) -> Path:
+        return self.home_dir / "library.sqlite3"
+
+
+def load_settings(home: Path | None = None, **overrides: object) -> Settings:
+    """Settings from the environment, with ``home`` (the ``--home`` flag) winning."""
+    settings = Settings(**overrides)  # type: ignore[arg-type]
+    if home is not None:
+        settings = settings.model_copy(update={"home": home})
+    return settings

@@ -1,0 +1,193 @@
+"""The structured paper: pages of numbered lines, and the blocks and metadata built on them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Literal
+
+from pydantic import Field
+
+from papermind.domain.base import Frozen
+from papermind.domain.geometry import Box
+
+LineKind = Literal["text", "header", "footer", "page_number", "stamp"]
+SectionKind = Literal[
+    "abstract", "introduction", "related_work", "method", "experiments", "results",
+    "discussion", "conclusion", "references", "appendix", "acknowledgements", "other",
+]
+SourceType = Literal["pdf", "txt", "md"]
+
+
+class Line(Frozen):
+    """One text line. Flow lines are numbered per page from 1 in reading order."""
+
+    page: int = Field(description="1-based page number")
+    n: int = Field(description="1-based line number within the page (reading order)")
+    text: str = Field(description="line text, ligatures and odd code points normalised")
+    box: Box | None = Field(default=None, description="line box; None for text/markdown input")
+    kind: LineKind = Field(default="text", description="furniture lines are kept but not in the flow")
+    font_size: float | None = Field(default=None, description="dominant font size in points")
+
+
+class Page(Frozen):
+    """A page: its size, its numbered flow lines and its furniture (headers, stamps...)."""
+
+    number: int = Field(description="1-based page number")
+    width: float = Field(default=0.0, description="width in points (0 for text input)")
+    height: float = Field(default=0.0, description="height in points (0 for text input)")
+    lines: list[Line] = Field(default_factory=list, description="flow lines, n = 1..len")
+    furniture: list[Line] = Field(
+        default_factory=list,
+        description="headers, footers, page numbers and side stamps removed from the flow",
+    )
+
+    def line(self, n: int) -> Line:
+        """Flow line number ``n`` (1-based)."""
+        return self.lines[n - 1]
+
+
+class LineRef(Frozen):
+    """A (page, line) position."""
+
+    page: int
+    line: int
+
+
+class Segment(Frozen):
+    """Maps ``[start, end)`` of a block's normalised text back to a span of one line's text."""
+
+    start: int = Field(description="offset in the block text (inclusive)")
+    end: int = Field(description="offset in the block text (exclusive)")
+    page: int
+    line: int
+    line_start: int = Field(description="offset in the line text (inclusive)")
+    line_end: int = Field(description="offset in the line text (exclusive)")
+
+
+class Block(Frozen):
+    """A run of text in the flow (paragraph, equation, caption) with its line mapping."""
+
+    id: str = Field(description="stable id within the paper, e.g. 'p12', 'eq3', 'cap2'")
+    section_id: str | None = Field(default=None, description="id of the enclosing section")
+    text: str = Field(description="normalised text: de-hyphenated, whitespace collapsed")
+    segments: list[Segment] = Field(default_factory=list, description="offset map to lines")
+
+    @property
+    def first(self) -> LineRef | None:
+        return LineRef(page=self.segments[0].page, line=self.segments[0].line) if self.segments else None
+
+    @property
+    def last(self) -> LineRef | None:
+        return LineRef(page=self.segments[-1].page, line=self.segments[-1].line) if self.segments else None
+
+
+class Paragraph(Block):
+    """A body paragraph."""
+
+
+class Equation(Block):
+    """A display equation in text form, with its label when numbered."""
+
+    label: str | None = Field(default=None, description="equation number as printed, e.g. '3'")
+
+
+class Caption(Block):
+    """A table or figure caption."""
+
+    kind: Literal["figure", "table"]
+    label: str | None = Field(default=None, description="number as printed, e.g. '2' for 'Table 2'")
+
+
+class Section(Frozen):
+    """A section heading; ``children`` lists the ids of its direct subsections."""
+
+    id: str = Field(description="stable id within the paper, e.g. 's3'")
+    title: str = Field(description="heading text without its number")
+    number: str | None = Field(default=None, description="'3.1' for numbered headings")
+    level: int = Field(description="1 = section, 2 = subsection, 3 = subsubsection")
+    page: int
+    line: int
+    kind: SectionKind = Field(default="other", description="coarse role used by search filters")
+    parent: str | None = Field(default=None, description="id of the parent section")
+    children: list[str] = Field(default_factory=list, description="ids of direct subsections")
+
+
+class Reference(Frozen):
+    """One entry of the paper's bibliography."""
+
+    key: str = Field(description="'1', '2'... for numeric styles, else 'smith2020a' style keys")
+    index: int = Field(description="1-based position in the reference list")
+    raw: str = Field(description="the entry as printed (normalised whitespace)")
+    authors: list[str] = Field(default_factory=list, description="author names as printed")
+    title: str | None = None
+    year: int | None = None
+    venue: str | None = None
+    doi: str | None = None
+    arxiv: str | None = None
+    page: int | None = None
+    line: int | None = None
+
+
+class Citation(Frozen):
+    """An in-text citation marker and the reference entries it resolves to."""
+
+    marker: str = Field(description="marker as printed, e.g. '[3, 7-9]' or '(Smith et al., 2020)'")
+    page: int
+    line: int
+    style: Literal["numeric", "author_year"] = "numeric"
+    reference_keys: list[str] = Field(default_factory=list, description="resolved entry keys")
+
+
+class Finding(Frozen):
+    """Something ingestion noticed that a reader should know, e.g. hidden text."""
+
+    kind: str = Field(description="e.g. 'hidden_text'")
+    page: int
+    text: str
+    reason: str = Field(description="why it was flagged, e.g. 'white fill', 'font 1.0 pt'")
+    box: Box | None = None
+
+
+class Paper(Frozen):
+    """A parsed paper. ``id`` is the content hash of the original file."""
+
+    id: str = Field(description="sha256 of the original file bytes (hex)")
+    source_name: str = Field(default="", description="original file name")
+    source_type: SourceType = "pdf"
+    title: str = ""
+    authors: list[str] = Field(default_factory=list)
+    abstract: str = ""
+    year: int | None = None
+    pages: list[Page] = Field(default_factory=list)
+    sections: list[Section] = Field(default_factory=list, description="all headings, document order")
+    paragraphs: list[Paragraph] = Field(default_factory=list)
+    equations: list[Equation] = Field(default_factory=list)
+    captions: list[Caption] = Field(default_factory=list)
+    references: list[Reference] = Field(default_factory=list)
+    citations: list[Citation] = Field(default_factory=list)
+    findings: list[Finding] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list, description="non-fatal ingestion notes")
+
+    def page(self, number: int) -> Page:
+        """Page ``number`` (1-based)."""
+        return self.pages[number - 1]
+
+    def lines(self) -> Iterator[Line]:
+        """All flow lines in reading order."""
+        for page in self.pages:
+            yield from page.lines
+
+    def section(self, section_id: str) -> Section:
+        for section in self.sections:
+            if section.id == section_id:
+                return section
+        raise KeyError(section_id)
+
+    def section_path(self, section_id: str | None) -> list[str]:
+        """Titles from the top-level section down to ``section_id``."""
+        path: list[str] = []
+        by_id = {s.id: s for s in self.sections}
+        while section_id is not None and section_id in by_id:
+            path.insert(0, by_id[section_id].title)
+            section_id = by_id[section_id].parent
+        return path

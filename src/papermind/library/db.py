@@ -1,0 +1,90 @@
+"""The library database: one SQLite file, migrations per component.
+
+Each component (papers, search, llm cache, jobs...) owns its tables and a list of
+migration scripts; ``Database.migrate(component, steps)`` applies the ones not yet applied,
+each in a transaction, and records the version in ``schema_migrations``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+
+class Database:
+    """A thread-safe handle on the library's SQLite file (WAL mode)."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path) if str(path) != ":memory:" else path
+        if isinstance(self.path, Path):
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.RLock()
+        self.conn = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None,
+                                    timeout=30.0)
+        self.conn.row_factory = sqlite3.Row
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.execute("PRAGMA foreign_keys=ON")
+        self.conn.execute("PRAGMA synchronous=NORMAL")
+        self.conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations ("
+            " component TEXT PRIMARY KEY, version INTEGER NOT NULL)")
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """All-or-nothing block: commits on success, rolls back on any exception."""
+        with self._lock:
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.conn
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+            self.conn.execute("COMMIT")
+
+    def execute(self, sql: str, params: Sequence[object] | dict[str, object] = ()) -> sqlite3.Cursor:
+        with self._lock:
+            return self.conn.execute(sql, params)
+
+    def query(self, sql: str, params: Sequence[object] | dict[str, object] = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            return self.conn.execute(sql, params).fetchall()
+
+    def version(self, component: str) -> int:
+        row = self.query("SELECT version FROM schema_migrations WHERE component = ?", (component,))
+        return int(row[0]["version"]) if row else 0
+
+    def migrate(self, component: str, steps: Sequence[str]) -> int:
+        """Apply ``steps[version:]`` for ``component``; returns the new version."""
+        with self._lock:
+            current = self.version(component)
+            for number, script in enumerate(steps[current:], start=current + 1):
+                with self.transaction() as conn:
+                    for statement in _split(script):
+                        conn.execute(statement)
+                    conn.execute(
+                        "INSERT INTO schema_migrations(component, version) VALUES (?, ?)"
+                        " ON CONFLICT(component) DO UPDATE SET version = excluded.version",
+                        (component, number))
+            return len(steps) if len(steps) > current else current
+
+    def close(self) -> None:
+        with self._lock:
+            self.conn.close()
+
+
+def _split(script: str) -> list[str]:
+    """Split a migration script into statements (complete per sqlite3.complete_statement)."""
+    statements: list[str] = []
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            if buffer.strip():
+                statements.append(buffer.strip())
+            buffer = ""
+    if buffer.strip():
+        statements.append(buffer.strip())
+    return statements
