@@ -1,0 +1,48 @@
+"""Checkpointers for workflow graphs, with a serializer that allows our own models only."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import aiosqlite
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+from pydantic import BaseModel
+
+
+def _papermind_models() -> list[type]:
+    """Every pydantic model class defined in papermind (imported so far)."""
+    found: list[type] = []
+    stack: list[type[BaseModel]] = [BaseModel]
+    seen: set[type[BaseModel]] = set()
+    while stack:
+        cls = stack.pop()
+        for sub in list(cls.__subclasses__()):
+            if sub in seen:
+                continue
+            seen.add(sub)
+            stack.append(sub)
+            if sub.__module__.startswith("papermind."):
+                found.append(sub)
+    return found
+
+
+def serializer() -> JsonPlusSerializer:
+    """Checkpoint serializer that deserializes papermind models and nothing unknown."""
+    return JsonPlusSerializer(allowed_msgpack_modules=_papermind_models() or None)
+
+
+def memory_checkpointer() -> InMemorySaver:
+    """In-memory checkpointer (tests, one-off runs)."""
+    return InMemorySaver(serde=serializer())
+
+
+@asynccontextmanager
+async def sqlite_checkpointer(path: Path) -> AsyncIterator[AsyncSqliteSaver]:
+    """A durable checkpointer in the SQLite file at ``path`` (the library file by default)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    async with aiosqlite.connect(str(path)) as conn:
+        yield AsyncSqliteSaver(conn, serde=serializer())
