@@ -1,0 +1,1 @@
+"""REST API (FastAPI): parse -> one service call -> render. ``create_app`` builds it."""

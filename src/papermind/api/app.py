@@ -1,0 +1,63 @@
+"""The FastAPI application: papers, search, jobs, and the web UI, over one Container."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import Depends, FastAPI, Request
+
+from papermind import __version__
+from papermind.api import errors, jobs, papers, search
+from papermind.api.security import authorize
+from papermind.config import Settings
+from papermind.services.container import Container
+from papermind.services.job_runners import workflow_runners
+from papermind.services.job_store import JobStore
+from papermind.services.jobs import JobRunner, JobService
+
+
+def create_app(settings: Settings, *, container: Container | None = None,
+               runners: dict[Any, JobRunner] | None = None, gateway: Any = None) -> FastAPI:
+    """Build the app. ``runners``/``gateway`` let tests plug in a scripted model."""
+    box = container or Container(settings)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        service = JobService(JobStore(box.db),
+                             runners or workflow_runners(box, gateway=gateway),
+                             workers=settings.api.workers)
+        app.state.jobs = service
+        await service.start()
+        try:
+            yield
+        finally:
+            await service.stop()
+            box.close()
+
+    async def require_token(request: Request) -> None:
+        authorize(request, settings.api.token)
+
+    app = FastAPI(title="PaperMind", version=__version__, lifespan=lifespan,
+                  description="Read, question and pre-review papers; every claim is anchored "
+                              "to page and line and checked by code.",
+                  dependencies=[Depends(require_token)])
+    app.state.container = box
+    app.state.settings = settings
+    errors.install(app)
+    app.include_router(papers.router)
+    app.include_router(search.router)
+    app.include_router(jobs.router)
+    try:
+        from papermind.web.routes import mount as mount_web
+    except ImportError:  # the web UI is optional for an API-only deployment
+        pass
+    else:
+        mount_web(app)
+
+    @app.get("/health", tags=["meta"])
+    def health() -> dict[str, str]:
+        return {"status": "ok", "version": __version__}
+
+    return app

@@ -1,0 +1,71 @@
+"""The one table from errors to HTTP problem responses (RFC 9457, application/problem+json)."""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from papermind import errors
+
+log = logging.getLogger("papermind.api")
+
+class PayloadTooLarge(errors.InputError):
+    """Upload over the size limit."""
+
+
+class UnsupportedType(errors.InputError):
+    """Upload that is neither a PDF nor text."""
+
+
+STATUS: list[tuple[type[errors.PapermindError], int, str]] = [
+    (PayloadTooLarge, 413, "payload-too-large"),
+    (UnsupportedType, 415, "unsupported-media-type"),
+    (errors.NotFoundError, 404, "not-found"),
+    (errors.AuthError, 401, "unauthorized"),
+    (errors.IngestError, 422, "unreadable-file"),
+    (errors.InputError, 400, "bad-input"),
+    (errors.ConflictError, 409, "conflict"),
+    (errors.BudgetExceededError, 402, "budget-exceeded"),
+    (errors.ProviderError, 502, "model-endpoint-failed"),
+    (errors.ConfigError, 500, "configuration"),
+    (errors.PapermindError, 500, "error"),
+]
+"""First match wins: subclasses come before their parents."""
+
+
+def problem(status: int, kind: str, detail: str, **extra: object) -> JSONResponse:
+    body = {"type": f"https://papermind.dev/problems/{kind}", "title": kind.replace("-", " "),
+            "status": status, "detail": detail, **extra}
+    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+    return JSONResponse(body, status_code=status, media_type="application/problem+json",
+                        headers=headers)
+
+
+def install(app: FastAPI) -> None:
+    """Route every error through ``problem``; never send a stack trace to a client."""
+
+    @app.exception_handler(errors.PapermindError)
+    async def _papermind(_: Request, err: errors.PapermindError) -> JSONResponse:
+        for kind, status, name in STATUS:
+            if isinstance(err, kind):
+                return problem(status, name, str(err))
+        return problem(500, "error", str(err))
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(_: Request, err: RequestValidationError) -> JSONResponse:
+        issues = [{"loc": [str(p) for p in e.get("loc", ())], "msg": str(e.get("msg", ""))}
+                  for e in err.errors()]
+        return problem(422, "invalid-request", "the request does not match the API", errors=issues)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_: Request, err: StarletteHTTPException) -> JSONResponse:
+        return problem(err.status_code, "http-error", str(err.detail))
+
+    @app.exception_handler(Exception)
+    async def _crash(request: Request, err: Exception) -> JSONResponse:
+        log.exception("unhandled error on %s %s", request.method, request.url.path)
+        return problem(500, "internal-error", "internal error; the server log has details")

@@ -1,0 +1,108 @@
+"""/api/jobs: submit (202), status, result in JSON / Markdown / HTML, events, SSE, cancel."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from typing import Any, Literal
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import FileResponse, JSONResponse
+from sse_starlette.sse import EventSourceResponse
+
+from papermind.api.deps import ContainerDep, JobsDep
+from papermind.domain.job import Job, JobRequest
+from papermind.errors import ConflictError, NotFoundError
+from papermind.services.job_runners import report_dir
+
+router = APIRouter(prefix="/api/jobs", tags=["jobs"])
+
+MEDIA = {"json": "application/json", "md": "text/markdown; charset=utf-8",
+         "html": "text/html; charset=utf-8"}
+
+
+def _job(job: Job) -> dict[str, Any]:
+    data: dict[str, Any] = job.model_dump(mode="json")
+    data["links"] = {"self": f"/api/jobs/{job.id}", "events": f"/api/jobs/{job.id}/events",
+                     "stream": f"/api/jobs/{job.id}/stream",
+                     "result": f"/api/jobs/{job.id}/result"}
+    return data
+
+
+@router.post("", status_code=202, summary="Start a deep reading, a review or a question")
+async def submit(request: JobRequest, jobs: JobsDep, container: ContainerDep) -> JSONResponse:
+    if request.paper_id:
+        request = request.model_copy(update={"paper_id": container.papers.resolve(request.paper_id)})
+    if request.paper_ids:
+        ids = [container.papers.resolve(p) for p in request.paper_ids]
+        request = request.model_copy(update={"paper_ids": ids})
+    job, created = jobs.submit(request)
+    body = _job(job) | {"created": created}
+    return JSONResponse(body, status_code=202, headers={"Location": f"/api/jobs/{job.id}"})
+
+
+@router.get("", summary="Recent jobs")
+def list_jobs(jobs: JobsDep, limit: int = Query(50, ge=1, le=500)) -> list[dict[str, Any]]:
+    return [_job(j) for j in jobs.store.recent(limit)]
+
+
+@router.get("/{job_id}", summary="A job's status, error and usage")
+def get_job(job_id: str, jobs: JobsDep) -> dict[str, Any]:
+    return _job(jobs.store.get(job_id))
+
+
+@router.get("/{job_id}/result", summary="The report (json, md or html)",
+            responses={200: {"content": {m.split(";")[0]: {} for m in MEDIA.values()}}})
+def result(job_id: str, jobs: JobsDep, container: ContainerDep,
+           format: Literal["json", "md", "html"] = "json") -> FileResponse:
+    job = jobs.store.get(job_id)
+    if job.status != "completed":
+        raise ConflictError(f"job {job_id} is {job.status}; its report is not ready")
+    path = report_dir(container, job.id) / f"report.{format}"
+    if not path.is_file():
+        raise NotFoundError(f"job {job_id} has no {format} report")
+    return FileResponse(path, media_type=MEDIA[format])
+
+
+@router.get("/{job_id}/events", summary="Progress events so far")
+def events(job_id: str, jobs: JobsDep, after: int = Query(0, ge=0)) -> list[dict[str, Any]]:
+    jobs.store.get(job_id)
+    return [e.model_dump(mode="json") for e in jobs.store.events(job_id, after)]
+
+
+@router.get("/{job_id}/stream", summary="Server-sent events of node-level progress")
+async def stream(job_id: str, request: Request, jobs: JobsDep) -> EventSourceResponse:
+    jobs.store.get(job_id)
+
+    async def produce() -> AsyncIterator[dict[str, str]]:
+        queue = jobs.subscribe(job_id)
+        try:
+            last = 0
+            for event in jobs.store.events(job_id):
+                last = event.seq
+                yield {"event": event.kind, "id": str(event.seq),
+                       "data": event.model_dump_json()}
+            while not jobs.store.get(job_id).finished:
+                if await request.is_disconnected():
+                    return
+                try:
+                    event = await asyncio.wait_for(queue.get(), timeout=1.0)
+                except TimeoutError:
+                    continue
+                if event.seq > last:
+                    last = event.seq
+                    yield {"event": event.kind, "id": str(event.seq),
+                           "data": event.model_dump_json()}
+            for event in jobs.store.events(job_id, last):
+                yield {"event": event.kind, "id": str(event.seq), "data": event.model_dump_json()}
+            yield {"event": "end", "data": json.dumps({"status": jobs.store.get(job_id).status})}
+        finally:
+            jobs.unsubscribe(job_id, queue)
+
+    return EventSourceResponse(produce())
+
+
+@router.post("/{job_id}/cancel", summary="Cancel a queued or running job")
+async def cancel(job_id: str, jobs: JobsDep) -> dict[str, Any]:
+    return _job(jobs.cancel(job_id))

@@ -1,0 +1,93 @@
+"""/api/papers: upload (size and content checked), list, get, delete, page images."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from fastapi import APIRouter, Query, UploadFile
+from fastapi.responses import Response
+from starlette.concurrency import run_in_threadpool
+
+from papermind.api.deps import ContainerDep, SettingsDep
+from papermind.api.errors import PayloadTooLarge, UnsupportedType
+from papermind.errors import IngestError, InputError, NotFoundError
+from papermind.ingest.page_image import render_page_png
+
+router = APIRouter(prefix="/api/papers", tags=["papers"])
+
+CHUNK = 1 << 20
+
+
+def _record(record: Any) -> dict[str, Any]:
+    data: dict[str, Any] = record.model_dump(mode="json", exclude={"file"})
+    return data
+
+
+def sniff(head: bytes) -> str:
+    """'pdf' or 'text' from the bytes themselves; the client's name and type are ignored."""
+    if head.lstrip()[:5] == b"%PDF-":
+        return "pdf"
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as err:  # a multibyte char cut at the end is fine
+        if err.start < len(head) - 4:
+            raise UnsupportedType("the upload is neither a PDF nor UTF-8 text") from err
+    if b"\x00" in head:
+        raise UnsupportedType("the upload is neither a PDF nor UTF-8 text")
+    return "text"
+
+
+def safe_name(name: str | None, kind: str) -> str:
+    """A display name only (files are stored by content hash, never under this name)."""
+    base = re.sub(r"[^A-Za-z0-9._ -]+", "_", (name or "").rsplit("/", 1)[-1])[:120].strip(" .")
+    suffix = ".pdf" if kind == "pdf" else (".md" if base.lower().endswith(".md") else ".txt")
+    stem = base.rsplit(".", 1)[0] if "." in base else base
+    return (stem or "upload") + suffix
+
+
+@router.post("", status_code=201, summary="Upload a PDF, text or Markdown paper")
+async def upload(file: UploadFile, container: ContainerDep, settings: SettingsDep) -> dict[str, Any]:
+    limit = int(settings.api.max_upload_mb * 2**20)
+    data = bytearray()
+    while chunk := await file.read(CHUNK):
+        data.extend(chunk)
+        if len(data) > limit:
+            raise PayloadTooLarge(f"the upload is larger than {settings.api.max_upload_mb:g} MiB")
+    if not data:
+        raise InputError("the upload is empty")
+    kind = sniff(bytes(data[:4096]))
+    result = await run_in_threadpool(container.library.add_bytes, bytes(data),
+                                     safe_name(file.filename, kind))
+    if result.status == "failed":
+        raise IngestError(result.reason or "the file could not be read")
+    return {"id": result.paper_id, "title": result.title, "status": result.status}
+
+
+@router.get("", summary="List the library")
+def list_papers(container: ContainerDep, limit: int = Query(100, ge=1, le=1000)) -> list[dict[str, Any]]:
+    return [_record(r) for r in container.library.list(limit=limit)]
+
+
+@router.get("/{paper_id}", summary="One paper: record and full structure")
+def get_paper(paper_id: str, container: ContainerDep) -> dict[str, Any]:
+    stored = container.library.show(paper_id)
+    return {"record": _record(stored.record), "paper": stored.paper.model_dump(mode="json")}
+
+
+@router.delete("/{paper_id}", summary="Remove a paper, its file and its index entries")
+def delete_paper(paper_id: str, container: ContainerDep) -> dict[str, Any]:
+    return {"removed": _record(container.library.remove(paper_id))}
+
+
+@router.get("/{paper_id}/pages/{number}.png", summary="A page rendered as PNG",
+            response_class=Response, responses={200: {"content": {"image/png": {}}}})
+async def page_image(paper_id: str, number: int, container: ContainerDep,
+                     scale: float = Query(1.5, ge=0.25, le=4.0)) -> Response:
+    full_id = container.papers.resolve(paper_id)
+    record = container.papers.record(full_id)
+    if record.source_type != "pdf":
+        raise NotFoundError("page images exist only for PDF papers")
+    png = await run_in_threadpool(render_page_png, container.papers.file_path(full_id), number,
+                                  scale=scale)
+    return Response(png, media_type="image/png", headers={"Cache-Control": "max-age=3600"})

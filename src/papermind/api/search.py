@@ -1,0 +1,20 @@
+"""/api/search: hybrid search over the library or some papers."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Query
+from starlette.concurrency import run_in_threadpool
+
+from papermind.api.deps import ContainerDep
+
+router = APIRouter(prefix="/api", tags=["search"])
+
+
+@router.get("/search", summary="Search passages; each hit has page and lines")
+async def search(container: ContainerDep, q: str = Query(..., min_length=1, max_length=2000),
+                 paper: list[str] | None = Query(None), k: int = Query(10, ge=1, le=100),
+                 mode: Literal["bm25", "dense", "hybrid"] = "hybrid") -> list[dict[str, Any]]:
+    hits = await run_in_threadpool(container.search.search, q, paper_ids=paper, mode=mode, k=k)
+    return [hit.model_dump(mode="json") for hit in hits]

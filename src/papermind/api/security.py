@@ -1,0 +1,43 @@
+"""API token: required whenever the server listens off loopback, optional on loopback."""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+
+from fastapi import Request
+
+from papermind.errors import AuthError, ConfigError
+
+OPEN_PATHS = ("/health",)
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def check_bind(host: str, token: str | None) -> None:
+    """Refuse to serve off loopback without a token."""
+    if not is_loopback(host) and not token:
+        raise ConfigError(f"listening on {host} needs an API token "
+                          "(set PAPERMIND_API__TOKEN or pass --token)")
+
+
+def authorize(request: Request, token: str | None) -> None:
+    """Raise AuthError unless the request carries ``token`` (when one is set).
+
+    Accepted: ``Authorization: Bearer <token>``, or a ``papermind_token`` cookie (set by the
+    web UI's login form) so that page images and links work in a browser.
+    """
+    if not token or request.url.path in OPEN_PATHS:
+        return
+    header = request.headers.get("authorization", "")
+    given = header[7:] if header.lower().startswith("bearer ") else request.cookies.get(
+        "papermind_token", "")
+    if not given or not hmac.compare_digest(given.encode(), token.encode()):
+        raise AuthError("missing or wrong API token")

@@ -1,0 +1,38 @@
+"""``papermind serve``: the REST API, its background jobs and the web UI."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from papermind.cli.context import state
+
+
+def serve(
+    ctx: typer.Context,
+    host: Annotated[str | None, typer.Option(help="Listen address (default 127.0.0.1).")] = None,
+    port: Annotated[int | None, typer.Option(help="Listen port (default 8765).")] = None,
+    token: Annotated[str | None, typer.Option(
+        help="API token; required when listening off loopback (or PAPERMIND_API__TOKEN).")] = None,
+) -> None:
+    """Serve the REST API (docs at /docs), background jobs and the web UI."""
+    import uvicorn
+
+    from papermind.api.app import create_app
+    from papermind.api.security import check_bind
+    from papermind.services.logs import configure_json_logging
+
+    settings = state(ctx).settings
+    api = settings.api.model_copy(update={k: v for k, v in
+                                          {"host": host, "port": port, "token": token}.items()
+                                          if v is not None})
+    settings = settings.model_copy(update={"api": api})
+    check_bind(api.host, api.token)
+    configure_json_logging()
+    uvicorn.run(create_app(settings), host=api.host, port=api.port, log_config=None,
+                timeout_graceful_shutdown=5)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(serve)

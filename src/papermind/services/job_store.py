@@ -1,0 +1,129 @@
+"""Durable job records and their progress events, in the library database."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from typing import Any
+
+from papermind.db import Database
+from papermind.domain.job import FINISHED, Job, JobEvent, JobRequest, JobStatus
+from papermind.errors import NotFoundError
+
+MIGRATIONS = [
+    """
+    CREATE TABLE jobs (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        request TEXT NOT NULL,
+        request_key TEXT NOT NULL,
+        status TEXT NOT NULL,
+        error TEXT,
+        created_at REAL NOT NULL,
+        started_at REAL,
+        finished_at REAL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        usage TEXT NOT NULL DEFAULT '{}'
+    );
+    CREATE INDEX jobs_by_key ON jobs(request_key, status);
+    CREATE TABLE job_events (
+        job_id TEXT NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        at REAL NOT NULL,
+        kind TEXT NOT NULL,
+        node TEXT,
+        data TEXT NOT NULL DEFAULT '{}',
+        PRIMARY KEY (job_id, seq)
+    );
+    """,
+]
+
+
+def request_key(request: JobRequest) -> str:
+    """Stable hash of a request: equal requests get equal keys."""
+    canonical = json.dumps(request.model_dump(mode="json"), sort_keys=True)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+class JobStore:
+    """CRUD for jobs and their events."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        db.migrate("jobs", MIGRATIONS)
+
+    def create_or_get_active(self, job_id: str, request: JobRequest) -> tuple[Job, bool]:
+        """A new queued job, or the unfinished job with the same request (created=False)."""
+        key = request_key(request)
+        with self.db.transaction() as conn:
+            row = conn.execute(
+                "SELECT * FROM jobs WHERE request_key = ? AND status IN ('queued', 'running')"
+                " ORDER BY created_at LIMIT 1", (key,)).fetchone()
+            if row is not None:
+                return _job(row), False
+            conn.execute(
+                "INSERT INTO jobs(id, kind, request, request_key, status, created_at)"
+                " VALUES (?, ?, ?, ?, 'queued', ?)",
+                (job_id, request.kind, request.model_dump_json(), key, time.time()))
+        return self.get(job_id), True
+
+    def get(self, job_id: str) -> Job:
+        rows = self.db.query("SELECT * FROM jobs WHERE id = ?", (job_id,))
+        if not rows:
+            raise NotFoundError(f"no job with id {job_id!r}")
+        return _job(rows[0])
+
+    def recent(self, limit: int = 100, status: JobStatus | None = None) -> list[Job]:
+        if status is None:
+            rows = self.db.query("SELECT * FROM jobs ORDER BY created_at DESC LIMIT ?", (limit,))
+        else:
+            rows = self.db.query("SELECT * FROM jobs WHERE status = ? ORDER BY created_at DESC"
+                                 " LIMIT ?", (status, limit))
+        return [_job(r) for r in rows]
+
+    def unfinished(self) -> list[Job]:
+        rows = self.db.query("SELECT * FROM jobs WHERE status IN ('queued', 'running')"
+                             " ORDER BY created_at")
+        return [_job(r) for r in rows]
+
+    def mark_running(self, job_id: str) -> None:
+        self.db.execute("UPDATE jobs SET status = 'running', attempts = attempts + 1,"
+                        " started_at = COALESCE(started_at, ?) WHERE id = ?",
+                        (time.time(), job_id))
+
+    def finish(self, job_id: str, status: JobStatus, *, error: str | None = None,
+               usage: dict[str, Any] | None = None) -> bool:
+        """Set a final status unless the job already has one; returns whether it changed."""
+        if status not in FINISHED:
+            raise ValueError(status)
+        cursor = self.db.execute(
+            "UPDATE jobs SET status = ?, error = ?, finished_at = ?, usage = COALESCE(?, usage)"
+            " WHERE id = ? AND status IN ('queued', 'running')",
+            (status, error, time.time(), json.dumps(usage) if usage is not None else None,
+             job_id))
+        return cursor.rowcount > 0
+
+    def add_event(self, job_id: str, kind: str, node: str | None = None,
+                  data: dict[str, Any] | None = None) -> JobEvent:
+        with self.db.transaction() as conn:
+            seq = conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM job_events WHERE job_id = ?",
+                               (job_id,)).fetchone()[0]
+            at = time.time()
+            conn.execute("INSERT INTO job_events(job_id, seq, at, kind, node, data)"
+                         " VALUES (?, ?, ?, ?, ?, ?)",
+                         (job_id, seq, at, kind, node, json.dumps(data or {}, default=str)))
+        return JobEvent(job_id=job_id, seq=seq, at=at, kind=kind, node=node, data=data or {})
+
+    def events(self, job_id: str, after: int = 0) -> list[JobEvent]:
+        rows = self.db.query("SELECT * FROM job_events WHERE job_id = ? AND seq > ? ORDER BY seq",
+                             (job_id, after))
+        return [JobEvent(job_id=r["job_id"], seq=r["seq"], at=r["at"], kind=r["kind"],
+                         node=r["node"], data=json.loads(r["data"])) for r in rows]
+
+
+def _job(row: Any) -> Job:
+    return Job(id=row["id"], request=JobRequest.model_validate_json(row["request"]),
+               status=row["status"], error=row["error"], created_at=row["created_at"],
+               started_at=row["started_at"], finished_at=row["finished_at"],
+               attempts=row["attempts"], usage=json.loads(row["usage"] or "{}"))

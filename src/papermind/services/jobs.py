@@ -1,0 +1,148 @@
+"""Background jobs: durable records, bounded in-process workers, resume after a restart.
+
+A job's graph runs under the SQLite checkpointer with thread id = job id, so a job that was
+running when the process died resumes from its last checkpoint: completed nodes are not run
+again, and the model cache makes any repeated call free.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from papermind.domain.job import Job, JobEvent, JobKind, JobRequest
+from papermind.errors import ConflictError, PapermindError
+from papermind.services.job_store import JobStore
+
+log = logging.getLogger("papermind.jobs")
+
+Progress = Callable[[str, dict[str, Any]], None]
+
+
+@dataclass
+class JobOutcome:
+    """What a finished run leaves behind (reports are written to the job's folder)."""
+
+    usage: dict[str, Any] = field(default_factory=dict)
+
+
+JobRunner = Callable[[Job, Progress], Awaitable[JobOutcome]]
+
+
+class JobService:
+    """Queues jobs, runs at most ``workers`` at once, records events and outcomes."""
+
+    def __init__(self, store: JobStore, runners: dict[JobKind, JobRunner], *,
+                 workers: int = 2) -> None:
+        self.store = store
+        self.runners = runners
+        self._slots = asyncio.Semaphore(max(1, workers))
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._cancelled: set[str] = set()
+        self._listeners: dict[str, list[asyncio.Queue[JobEvent]]] = {}
+
+    async def start(self) -> list[str]:
+        """Resume every job left queued or running by an earlier process."""
+        resumed = []
+        for job in self.store.unfinished():
+            self._schedule(job)
+            resumed.append(job.id)
+        if resumed:
+            log.info("resuming jobs", extra={"jobs": resumed})
+        return resumed
+
+    async def stop(self) -> None:
+        """Stop workers without marking their jobs: they resume on the next start."""
+        tasks = list(self._tasks.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._tasks.clear()
+
+    def submit(self, request: JobRequest) -> tuple[Job, bool]:
+        """Queue ``request``; an identical unfinished request returns its job (created False)."""
+        if request.kind not in self.runners:
+            raise PapermindError(f"{request.kind} jobs are not available in this service")
+        job, created = self.store.create_or_get_active(uuid.uuid4().hex, request)
+        if created:
+            self.store.add_event(job.id, "status", data={"status": "queued"})
+            self._schedule(job)
+        return job, created
+
+    def cancel(self, job_id: str) -> Job:
+        job = self.store.get(job_id)
+        if job.finished:
+            raise ConflictError(f"job {job_id} already {job.status}")
+        self._cancelled.add(job_id)
+        if self.store.finish(job_id, "cancelled", error="cancelled by the user"):
+            self._event(job_id, "status", data={"status": "cancelled"})
+        task = self._tasks.get(job_id)
+        if task is not None:
+            task.cancel()
+        return self.store.get(job_id)
+
+    async def wait(self, job_id: str, timeout: float | None = None) -> Job:
+        """Wait until the job's worker is done (tests, CLI)."""
+        task = self._tasks.get(job_id)
+        if task is not None:
+            await asyncio.wait({task}, timeout=timeout)
+        return self.store.get(job_id)
+
+    def subscribe(self, job_id: str) -> asyncio.Queue[JobEvent]:
+        queue: asyncio.Queue[JobEvent] = asyncio.Queue()
+        self._listeners.setdefault(job_id, []).append(queue)
+        return queue
+
+    def unsubscribe(self, job_id: str, queue: asyncio.Queue[JobEvent]) -> None:
+        queues = self._listeners.get(job_id, [])
+        if queue in queues:
+            queues.remove(queue)
+
+    def _schedule(self, job: Job) -> None:
+        task = asyncio.get_running_loop().create_task(self._run(job), name=f"job-{job.id}")
+        self._tasks[job.id] = task
+        task.add_done_callback(lambda _: self._tasks.pop(job.id, None))
+
+    def _event(self, job_id: str, kind: str, node: str | None = None,
+               data: dict[str, Any] | None = None) -> None:
+        event = self.store.add_event(job_id, kind, node, data)
+        for queue in self._listeners.get(job_id, []):
+            queue.put_nowait(event)
+
+    async def _run(self, job: Job) -> None:
+        async with self._slots:
+            if job.id in self._cancelled or self.store.get(job.id).finished:
+                return
+            self.store.mark_running(job.id)
+            self._event(job.id, "status", data={"status": "running"})
+            log.info("job started", extra={"job_id": job.id, "kind": job.request.kind})
+
+            def progress(node: str, info: dict[str, Any]) -> None:
+                self._event(job.id, "node", node, info)
+                log.info("node finished", extra={"job_id": job.id, "node": node})
+
+            try:
+                outcome = await self.runners[job.request.kind](job, progress)
+            except asyncio.CancelledError:
+                if job.id not in self._cancelled:
+                    raise  # shutdown: leave it 'running' so the next start resumes it
+                return
+            except PapermindError as err:
+                self._fail(job.id, str(err))
+                return
+            except Exception:
+                log.exception("job crashed", extra={"job_id": job.id})
+                self._fail(job.id, "internal error while running the job; see the server log")
+                return
+            if self.store.finish(job.id, "completed", usage=outcome.usage):
+                self._event(job.id, "status", data={"status": "completed"})
+            log.info("job completed", extra={"job_id": job.id})
+
+    def _fail(self, job_id: str, message: str) -> None:
+        if self.store.finish(job_id, "failed", error=message):
+            self._event(job_id, "status", data={"status": "failed", "error": message})
+        log.warning("job failed", extra={"job_id": job_id, "error": message})
