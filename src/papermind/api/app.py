@@ -16,6 +16,7 @@ from papermind.services.container import Container
 from papermind.services.job_runners import workflow_runners
 from papermind.services.job_store import JobStore
 from papermind.services.jobs import JobRunner, JobService
+from papermind.web.routes import mount as mount_web
 
 
 def create_app(settings: Settings, *, container: Container | None = None,
@@ -49,12 +50,7 @@ def create_app(settings: Settings, *, container: Container | None = None,
     app.include_router(papers.router)
     app.include_router(search.router)
     app.include_router(jobs.router)
-    try:
-        from papermind.web.routes import mount as mount_web
-    except ImportError:  # the web UI is optional for an API-only deployment
-        pass
-    else:
-        mount_web(app)
+    mount_web(app)
 
     @app.get("/health", tags=["meta"])
     def health() -> dict[str, str]:

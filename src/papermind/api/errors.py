@@ -10,16 +10,9 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from papermind import errors
+from papermind.services.uploads import PayloadTooLarge, UnsupportedType
 
 log = logging.getLogger("papermind.api")
-
-class PayloadTooLarge(errors.InputError):
-    """Upload over the size limit."""
-
-
-class UnsupportedType(errors.InputError):
-    """Upload that is neither a PDF nor text."""
-
 
 STATUS: list[tuple[type[errors.PapermindError], int, str]] = [
     (PayloadTooLarge, 413, "payload-too-large"),

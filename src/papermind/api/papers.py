@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from fastapi import APIRouter, Query, UploadFile
@@ -10,55 +9,22 @@ from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from papermind.api.deps import ContainerDep, SettingsDep
-from papermind.api.errors import PayloadTooLarge, UnsupportedType
-from papermind.errors import IngestError, InputError, NotFoundError
+from papermind.errors import IngestError, NotFoundError
 from papermind.ingest.page_image import render_page_png
+from papermind.services.uploads import read_limited, safe_name, sniff
 
 router = APIRouter(prefix="/api/papers", tags=["papers"])
-
-CHUNK = 1 << 20
-
 
 def _record(record: Any) -> dict[str, Any]:
     data: dict[str, Any] = record.model_dump(mode="json", exclude={"file"})
     return data
 
 
-def sniff(head: bytes) -> str:
-    """'pdf' or 'text' from the bytes themselves; the client's name and type are ignored."""
-    if head.lstrip()[:5] == b"%PDF-":
-        return "pdf"
-    try:
-        head.decode("utf-8")
-    except UnicodeDecodeError as err:  # a multibyte char cut at the end is fine
-        if err.start < len(head) - 4:
-            raise UnsupportedType("the upload is neither a PDF nor UTF-8 text") from err
-    if b"\x00" in head:
-        raise UnsupportedType("the upload is neither a PDF nor UTF-8 text")
-    return "text"
-
-
-def safe_name(name: str | None, kind: str) -> str:
-    """A display name only (files are stored by content hash, never under this name)."""
-    base = re.sub(r"[^A-Za-z0-9._ -]+", "_", (name or "").rsplit("/", 1)[-1])[:120].strip(" .")
-    suffix = ".pdf" if kind == "pdf" else (".md" if base.lower().endswith(".md") else ".txt")
-    stem = base.rsplit(".", 1)[0] if "." in base else base
-    return (stem or "upload") + suffix
-
-
 @router.post("", status_code=201, summary="Upload a PDF, text or Markdown paper")
 async def upload(file: UploadFile, container: ContainerDep, settings: SettingsDep) -> dict[str, Any]:
-    limit = int(settings.api.max_upload_mb * 2**20)
-    data = bytearray()
-    while chunk := await file.read(CHUNK):
-        data.extend(chunk)
-        if len(data) > limit:
-            raise PayloadTooLarge(f"the upload is larger than {settings.api.max_upload_mb:g} MiB")
-    if not data:
-        raise InputError("the upload is empty")
-    kind = sniff(bytes(data[:4096]))
-    result = await run_in_threadpool(container.library.add_bytes, bytes(data),
-                                     safe_name(file.filename, kind))
+    data = await read_limited(file, settings.api.max_upload_mb)
+    result = await run_in_threadpool(container.library.add_bytes, data,
+                                     safe_name(file.filename, sniff(data)))
     if result.status == "failed":
         raise IngestError(result.reason or "the file could not be read")
     return {"id": result.paper_id, "title": result.title, "status": result.status}

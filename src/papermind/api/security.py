@@ -9,7 +9,7 @@ from fastapi import Request
 
 from papermind.errors import AuthError, ConfigError
 
-OPEN_PATHS = ("/health",)
+OPEN_PATHS = ("/health", "/login")
 
 
 def is_loopback(host: str) -> bool:

@@ -1,0 +1,1 @@
+"""Server-rendered web UI: library, paper, job and report pages; citations open the page."""
