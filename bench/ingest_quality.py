@@ -1,0 +1,78 @@
+"""Ingestion quality against ../shared/data: titles, sections, references, citations, pages.
+
+Run: .venv/bin/python bench/ingest_quality.py   (writes bench/results/ingest_quality.md)
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from papermind.errors import IngestError
+from papermind.ingest import parse_file
+from papermind.ingest import quality as q
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data"
+
+
+def main() -> int:
+    if not DATA.is_dir():
+        print(f"shared data not found at {DATA}")
+        return 1
+    out: list[str] = []
+    started = time.perf_counter()
+    pdfs = sorted((DATA / "pdfs").rglob("*.pdf"))
+    failures, with_lines, pages = [], 0, 0
+    for pdf in pdfs:
+        try:
+            paper = parse_file(pdf)
+        except IngestError as exc:
+            failures.append(f"{pdf.name}: {exc}")
+            continue
+        got, total = q.pages_with_lines(paper)
+        with_lines, pages = with_lines + got, pages + total
+    out.append(f"PDFs parsed: {len(pdfs) - len(failures)}/{len(pdfs)}; pages with lines: "
+               f"{with_lines}/{pages} = {with_lines / max(pages, 1):.1%}")
+    out += [f"  failed: {f}" for f in failures]
+
+    gold = q.gold_titles(DATA / "pdfs" / "science_parse")
+    exact = [(pdf.name, q.fold(parse_file(pdf).title) == q.fold(title), title) for pdf, title in gold.items()]
+    hits = sum(ok for _, ok, _ in exact)
+    out.append(f"titles exact: {hits}/{len(exact)} = {hits / max(len(exact), 1):.1%}")
+    out += [f"  miss: {name}: gold {title!r}" for name, ok, title in exact if not ok]
+
+    s_gold = s_found = s_pred = s_spur = refs_ok = cites_ok = cites_all = 0
+    latex_dirs = sorted(p for p in (DATA / "pdfs" / "generated_with_latex").iterdir() if p.is_dir())
+    for folder in latex_dirs:
+        paper = parse_file(folder / f"{folder.name}.pdf")
+        tex = (folder / "latex" / "template.tex").read_text()
+        entries = q.bbl_entries((folder / "latex" / "template.bbl").read_text())
+        score = q.score_sections(paper, q.tex_headings(tex))
+        s_gold, s_found = s_gold + score.gold, s_found + score.found
+        s_pred, s_spur = s_pred + score.predicted, s_spur + score.spurious
+        refs_ok += len(paper.references) == len(entries)
+        good, total = q.score_citations(paper, entries, q.tex_citations(tex))
+        cites_ok, cites_all = cites_ok + good, cites_all + total
+        out.append(f"  {folder.name}: sections {score.found}/{score.gold} (spurious {score.spurious}), "
+                   f"refs {len(paper.references)}/{len(entries)}, cites {good}/{total}")
+    out.append(f"sections found with right level: {s_found}/{s_gold} = {s_found / max(s_gold, 1):.1%}; "
+               f"spurious: {s_spur}/{s_pred} = {s_spur / max(s_pred, 1):.1%}")
+    out.append(f"reference count equal to .bbl: {refs_ok}/{len(latex_dirs)} = {refs_ok / max(len(latex_dirs), 1):.1%}")
+    out.append(f"\\cite occurrences resolved to the right entry: {cites_ok}/{cites_all} = "
+               f"{cites_ok / max(cites_all, 1):.1%}")
+    authors, titles, n = q.score_reference_strings(DATA / "reference_strings" / "tagged_references_dev.txt")
+    out.append(f"reference strings (n={n}): author list accuracy {authors:.1%}, title accuracy {titles:.1%}")
+    out.append(f"elapsed: {time.perf_counter() - started:.1f} s")
+    report = "\n".join(out)
+    print(report)
+    results = ROOT / "bench" / "results"
+    results.mkdir(parents=True, exist_ok=True)
+    (results / "ingest_quality.md").write_text(
+        f"# ingest_quality\n\nCommand: `.venv/bin/python bench/ingest_quality.py`\n\n```\n{report}\n```\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,111 @@
+"""In-text citation markers (numeric and author-year) resolved to reference entries."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from papermind.domain.paper import Reference
+
+_NUMERIC = re.compile(r"\[(\s*\d{1,3}(?:\s*[-–,;]\s*\d{1,3})*\s*)\]")
+_NAME = r"[A-Z][A-Za-z\u00C0-\u024F'`´\-]+(?:\s(?:van|von|de|der|den|da|del|la|le)\s[A-Z][\w\-]+)?"
+_AUTHORS = rf"{_NAME}(?:\s+et\s+al\.?|\s*(?:and|&)\s*{_NAME}|(?:,\s*{_NAME})+,?\s*(?:and|&)\s*{_NAME})?"
+_YEAR = r"(?:19|20)\d\d[a-z]?"
+_PAREN = re.compile(r"\(([^()]{4,400}?(?:19|20)\d\d[a-z]?[^()]{0,40})\)")
+_NARRATIVE = re.compile(rf"({_AUTHORS})\s*\(\s*((?:{_YEAR})(?:\s*[,;]\s*{_YEAR})*)\s*[,;)]")
+_ITEM = re.compile(rf"({_AUTHORS}),?\s*((?:{_YEAR})(?:\s*,\s*{_YEAR})*)")
+
+
+@dataclass(slots=True)
+class Marker:
+    """A citation found in a block's text: where, how printed, and the resolved keys."""
+
+    start: int
+    end: int
+    marker: str
+    style: str
+    keys: list[str]
+
+
+def _fold(text: str) -> str:
+    return "".join(ch for ch in unicodedata.normalize("NFKD", text) if ch.isalpha()).lower()
+
+
+class Resolver:
+    """Looks up reference keys by number or by (first-author surname, year)."""
+
+    def __init__(self, references: Sequence[Reference], surnames: Sequence[str]) -> None:
+        self._numeric = {r.key for r in references if r.key.isdigit()}
+        self._by_name: dict[tuple[str, str], list[Reference]] = {}
+        for ref, name in zip(references, surnames, strict=True):
+            if ref.year is not None:
+                self._by_name.setdefault((name, str(ref.year)), []).append(ref)
+        self._refs = list(references)
+
+    def numeric(self, body: str) -> list[str]:
+        keys: list[str] = []
+        for part in re.split(r"[,;]", body):
+            bounds = [b.strip() for b in re.split(r"[-–]", part) if b.strip()]
+            if not bounds or not all(b.isdigit() for b in bounds):
+                return []
+            lo, hi = int(bounds[0]), int(bounds[-1])
+            if hi < lo or hi - lo > 50:
+                return []
+            keys.extend(str(k) for k in range(lo, hi + 1))
+        return keys if all(k in self._numeric for k in keys) else []
+
+    def author_year(self, authors: str, year: str) -> str | None:
+        name = _fold(authors.split()[0]) if authors.split() else ""
+        plain, suffix = year[:4], year[4:]
+        candidates = self._by_name.get((name, plain), [])
+        if not candidates:
+            candidates = [r for r in self._refs if r.year == int(plain) and name
+                          and name in _fold(r.raw[:60])]
+        if not candidates:
+            return None
+        if suffix and len(candidates) > 1:
+            index = ord(suffix) - ord("a")
+            return candidates[min(index, len(candidates) - 1)].key
+        return candidates[0].key
+
+
+def _resolve(authors: str, years: list[str], resolver: Resolver) -> tuple[list[str], int]:
+    """Keys for ``authors`` + ``years``; a lead-in such as 'Similarly,' is dropped when needed.
+
+    Returns the keys and how many characters of ``authors`` were skipped.
+    """
+    skipped = 0
+    while True:
+        keys = [k for y in years if (k := resolver.author_year(authors, y))]
+        if keys or "," not in authors:
+            return (keys, skipped) if keys else ([], 0)
+        rest = authors[authors.index(",") + 1:].lstrip()
+        skipped, authors = skipped + len(authors) - len(rest), rest
+
+
+def find_markers(text: str, resolver: Resolver) -> list[Marker]:
+    """Every citation marker in ``text`` (resolved keys may be empty when unmatched)."""
+    found: list[Marker] = []
+    for match in _NUMERIC.finditer(text):
+        keys = resolver.numeric(match.group(1))
+        if keys:
+            found.append(Marker(match.start(), match.end(), match.group(0), "numeric", keys))
+    taken: list[tuple[int, int]] = []
+    for match in _NARRATIVE.finditer(text):
+        years = re.split(r"\s*[,;]\s*", match.group(2))
+        keys, skipped = _resolve(match.group(1), years, resolver)
+        start = match.start() + skipped
+        end = text.find(")", match.end(2)) + 1 or match.end()
+        found.append(Marker(start, end, text[start:end], "author_year", keys))
+        taken.append((match.start(), end))
+    for match in _PAREN.finditer(text):
+        if any(a <= match.start() < b for a, b in taken):
+            continue
+        keys = []
+        for item in _ITEM.finditer(match.group(1)):
+            keys += _resolve(item.group(1), re.split(r"\s*,\s*", item.group(2)), resolver)[0]
+        if keys or _ITEM.search(match.group(1)):
+            found.append(Marker(match.start(), match.end(), match.group(0), "author_year", keys))
+    return sorted(found, key=lambda m: m.start)

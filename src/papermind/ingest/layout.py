@@ -1,0 +1,50 @@
+"""Internal working types shared by the ingestion stages (not part of the domain contract)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+Rect = tuple[float, float, float, float]  # x0, y0, x1, y1; top-left origin, y down
+
+
+@dataclass(slots=True)
+class FlowLine:
+    """A line on its way through the pipeline: text plus the layout cues the stages use."""
+
+    page: int
+    text: str
+    box: Rect | None = None
+    size: float = 0.0
+    peak: float = 0.0  # largest sampled font size (small-caps headings start bigger)
+    bold: bool = False
+    kind: str = "text"
+    column: int = 0
+    starts_block: bool = False
+    n: int = 0
+    heading_level: int = 0  # explicit markup level (Markdown '#'), 0 = none
+
+    @property
+    def height(self) -> float:
+        return self.box[3] - self.box[1] if self.box else 0.0
+
+
+@dataclass(slots=True)
+class LaidOutPage:
+    """One page after layout analysis: flow lines in reading order, furniture apart."""
+
+    number: int
+    width: float = 0.0
+    height: float = 0.0
+    lines: list[FlowLine] = field(default_factory=list)
+    furniture: list[FlowLine] = field(default_factory=list)
+    rotated: bool = False  # all text runs at an angle (landscape table page): stream order kept
+
+
+@dataclass(slots=True)
+class RawFinding:
+    """A hidden-text observation before it becomes a domain Finding."""
+
+    page: int
+    text: str
+    reason: str
+    box: Rect | None = None

@@ -1,0 +1,114 @@
+"""Title, authors and abstract from the first page's lines."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from papermind.ingest.layout import FlowLine
+
+_AFFILIATION = re.compile(
+    r"@|\b(univ|universit|institut|department|dept\.?|school|college|laborator|lab\b|inc\.|"
+    r"corp|research|centre|center|faculty|google|microsoft|email|e-mail|http|www\.|street|"
+    r"road|ave\b|usa|germany|china|france|japan|canada|uk\b|double-blind|anonymous|science|"
+    r"division|group|via\b|\d{3,})",
+    re.IGNORECASE,
+)
+_NOT_TITLE = re.compile(r"^(arxiv|preprint|proceedings|journal|vol\.|published|under review|"
+                        r"accepted|to appear|copyright|workshop|conference)", re.IGNORECASE)
+_MARKERS = re.compile(r"[\d∗*†‡§¶#,☯◦]+$")
+_TITLE_MARKS = re.compile(r"[\s∗*†‡§¶]+$")
+_ABSTRACT_INLINE = re.compile(r"^abstract\s*[-—–:.]\s*", re.IGNORECASE)
+
+
+@dataclass(slots=True)
+class FrontMatter:
+    """Indices of title/author lines (in the flow) and the parsed values."""
+
+    title: str = ""
+    title_lines: list[int] = field(default_factory=list)
+    authors: list[str] = field(default_factory=list)
+    author_lines: list[int] = field(default_factory=list)
+
+
+def _title_candidates(lines: Sequence[FlowLine], limit: int) -> list[int]:
+    first_page = [i for i in range(limit) if lines[i].page == lines[0].page]
+    usable = [i for i in first_page if len(lines[i].text) > 3 and not _NOT_TITLE.match(lines[i].text)
+              and sum(ch.isalpha() for ch in lines[i].text) >= 4]
+    if not usable:
+        return []
+    if lines[usable[0]].box is None:
+        return usable[:1]
+    biggest = max(lines[i].size for i in usable[:40])
+    start = next(i for i in usable[:40] if lines[i].size >= biggest - 0.3)
+    picked = [start]
+    for j in range(start + 1, min(start + 4, limit)):
+        if abs(lines[j].size - lines[start].size) > 0.3 or lines[j].page != lines[start].page:
+            break
+        box, above = lines[j].box, lines[picked[-1]].box
+        if box and above and box[1] - above[3] > lines[j].height:
+            break
+        picked.append(j)
+    return picked
+
+
+def _split_authors(text: str) -> list[str]:
+    text = re.sub(r"\(.*?\)", " ", text)
+    parts = re.split(r"[∗*†‡§¶☯◦]+(?:,\s*[∗*†‡§¶☯◦\d]+)*(?:\s+|$)|,|;|\band\b|&|\s{3,}|\u2003|·",
+                     text, flags=re.IGNORECASE)
+    names = []
+    for part in parts:
+        name = _MARKERS.sub("", part.strip()).strip(" *∗†‡")
+        name = re.sub(r"(?<=[a-z])[\d∗*†‡§¶☯◦♯♮]+(?=\s|$)", "", name)
+        if _AFFILIATION.search(name):
+            continue
+        words = name.split()
+        if 2 <= len(words) <= 5 and all(w[0].isupper() for w in words if w[0].isalpha()):
+            names.append(" ".join(words))
+    return names
+
+
+def front_matter(lines: Sequence[FlowLine], stop: int) -> FrontMatter:
+    """Parse title and authors among ``lines[:stop]`` (stop = first heading or abstract)."""
+    meta = FrontMatter()
+    if not lines:
+        return meta
+    limit = max(1, min(stop if stop > 0 else 30, len(lines)))
+    meta.title_lines = _title_candidates(lines, limit)
+    title = " ".join(lines[i].text.lstrip("#").strip() for i in meta.title_lines)
+    meta.title = _TITLE_MARKS.sub("", title).strip()
+    start = (meta.title_lines[-1] + 1) if meta.title_lines else 0
+    for i in range(start, min(limit, start + 30)):
+        line = lines[i]
+        if _ABSTRACT_INLINE.match(line.text) or line.text.lower().startswith("abstract"):
+            break
+        if _AFFILIATION.search(line.text):
+            meta.author_lines.append(i)
+            continue
+        names = _split_authors(line.text)
+        if names:
+            meta.authors.extend(n for n in names if n not in meta.authors)
+            meta.author_lines.append(i)
+        elif meta.authors and len(line.text.split()) > 12:
+            break
+    return meta
+
+
+def inline_abstract(text: str) -> str | None:
+    """The abstract text when a line reads 'Abstract — ...' or 'Abstract. ...'."""
+    match = _ABSTRACT_INLINE.match(text)
+    return text[match.end():] if match and len(text) > match.end() + 20 else None
+
+
+_VENUE = re.compile(r"proceedings|conference|workshop|journal|arxiv|copyright|©|published|"
+                    r"accepted|preprint|transactions|iclr|neurips|nips|icml|acl|emnlp|naacl|"
+                    r"cvpr|kdd|vldb|sigir|aaai|ijcai|osdi|aistats|association|annual meeting|symposium",
+                    re.IGNORECASE)
+_YEAR = re.compile(r"(?<!\d)(19[5-9]\d|20[0-4]\d)(?!\d)")
+
+
+def venue_year(lines: Sequence[FlowLine]) -> int | None:
+    """The latest year printed on a venue, preprint or copyright line of the first page."""
+    years = [int(y) for line in lines if _VENUE.search(line.text) for y in _YEAR.findall(line.text)]
+    return max(years) if years else None

@@ -1,0 +1,99 @@
+"""PDF input: open with PDFium, refuse unusable files with a clear message, lay out pages."""
+
+from __future__ import annotations
+
+import threading
+
+import pypdfium2 as pdfium
+
+from papermind.config import IngestSettings
+from papermind.errors import IngestError
+from papermind.ingest.furniture import split_furniture
+from papermind.ingest.hidden_text import find_hidden, hidden_char_indices
+from papermind.ingest.layout import LaidOutPage, RawFinding
+from papermind.ingest.pdf_layout import PageChars, page_lines
+from papermind.ingest.reading_order import mark_block_starts, order_lines
+
+_PDFIUM = threading.Lock()  # PDFium is not thread-safe; one document at a time per process
+
+
+def _open(data: bytes, name: str) -> pdfium.PdfDocument:
+    end = data.rfind(b"%%EOF")
+    if end < 0 or len(data[end + 5:].strip(b"\x00\t\r\n\x0c ")) > 4096:
+        raise IngestError(f"{name} is a truncated or damaged PDF (no end-of-file marker)",
+                          hint="download the file again")
+    try:
+        return pdfium.PdfDocument(data)
+    except pdfium.PdfiumError as exc:
+        message = str(exc).lower()
+        if "password" in message or "security" in message:
+            raise IngestError(f"{name} is an encrypted (password-protected) PDF",
+                              hint="remove the password and try again") from None
+        raise IngestError(f"{name} is a damaged PDF that cannot be read ({exc})") from None
+
+
+def _layout_page(doc: pdfium.PdfDocument, index: int, settings: IngestSettings
+                 ) -> tuple[LaidOutPage, list[RawFinding], int]:
+    page = doc[index]
+    try:
+        bbox = page.get_bbox()  # boxes live in this (unrotated) space, so do width and height
+        width, height = bbox[2] - bbox[0], bbox[3] - bbox[1]
+        textpage = page.get_textpage()
+        chars = PageChars(textpage, bbox)
+        findings, hidden_objects = find_hidden(page.raw, textpage.raw, index + 1, bbox,
+                                               settings.hidden_font_pt)
+        hidden = hidden_char_indices(textpage.raw, chars.count, hidden_objects) if hidden_objects else set()
+        lines = page_lines(chars, index + 1, width, hidden)
+        count = chars.count
+        textpage.close()
+    finally:
+        page.close()
+    laid = LaidOutPage(number=index + 1, width=width, height=height)
+    laid.furniture = [ln for ln in lines if ln.kind != "text"]
+    laid.lines = [ln for ln in lines if ln.kind == "text"]
+    if len(laid.furniture) >= 3 and len(laid.furniture) >= 2 * len(laid.lines):
+        laid.lines, laid.furniture, laid.rotated = lines, [], True  # a landscape page
+        for line in laid.lines:
+            line.kind = "text"
+    return laid, findings, count
+
+
+def _read(data: bytes, name: str, settings: IngestSettings
+          ) -> tuple[list[LaidOutPage], list[RawFinding]]:
+    doc = _open(data, name)
+    try:
+        if len(doc) == 0:
+            raise IngestError(f"{name} is a PDF without pages")
+        if len(doc) > settings.max_pages:
+            raise IngestError(f"{name} has {len(doc)} pages; the limit is {settings.max_pages}",
+                              hint="raise ingest.max_pages to accept it")
+        pages: list[LaidOutPage] = []
+        findings: list[RawFinding] = []
+        total_chars = 0
+        for index in range(len(doc)):
+            laid, page_findings, count = _layout_page(doc, index, settings)
+            pages.append(laid)
+            findings.extend(page_findings)
+            total_chars += count
+    finally:
+        doc.close()
+    if total_chars == 0 or not any(p.lines for p in pages):
+        raise IngestError(f"{name} has no text layer (scanned or image-only PDF)",
+                          hint="OCR is not supported; use a PDF with selectable text")
+    return pages, findings
+
+
+def pdf_pages(data: bytes, name: str, settings: IngestSettings
+              ) -> tuple[list[LaidOutPage], list[RawFinding], list[str]]:
+    """Pages with flow lines in reading order, hidden-text findings, and warnings."""
+    with _PDFIUM:
+        pages, findings = _read(data, name, settings)
+    split_furniture(pages)
+    for page in pages:
+        if not page.rotated:
+            page.lines = order_lines(page.lines, page.width)
+        if page.lines:
+            mark_block_starts(page.lines)
+    empty = [p.number for p in pages if not p.lines]
+    warnings = [f"pages without text: {', '.join(map(str, empty))}"] if empty else []
+    return pages, findings, warnings

@@ -1,0 +1,171 @@
+"""The reference list: split into entries, then parse each entry into fields."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from papermind.ingest.layout import FlowLine
+
+_BRACKET = re.compile(r"^\s*\[(\d{1,3})\]\s*")
+_DOTTED = re.compile(r"^\s*(\d{1,3})\.\s+(?=\S)")
+_DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>]+)", re.IGNORECASE)
+_ARXIV = re.compile(
+    r"(?:arxiv(?:\s*preprint)?\s*(?:abs/|:)?\s*|arxiv\.org/(?:abs|pdf)/)"
+    r"(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?",
+    re.IGNORECASE,
+)
+_YEAR = re.compile(r"(?<![\d/.])(19[4-9]\d|20[0-3]\d)(?:[a-z])?(?![\d/])")
+_PAREN_YEAR = re.compile(r"\((?:19|20)\d\d[a-z]?\)")
+_QUOTED = re.compile(r"[“\"](.{6,}?)[”\"]")
+_INITIALS = re.compile(r"(?:[A-Z][a-z]?\.?\s?-?){1,4}")
+_INITIAL = re.compile(r"^(?:[A-Z][a-z]?|[A-Z]\.-?[A-Z]|al|Jr|Sr|St)$")
+
+
+@dataclass(slots=True)
+class ParsedReference:
+    """Fields of one entry; ``authors`` as printed."""
+
+    label: str | None = None
+    raw: str = ""
+    authors: list[str] = field(default_factory=list)
+    title: str | None = None
+    year: int | None = None
+    year_suffix: str = ""
+    venue: str | None = None
+    doi: str | None = None
+    arxiv: str | None = None
+
+
+def split_entries(lines: Sequence[FlowLine]) -> list[list[FlowLine]]:
+    """Group the lines of a reference section into entries."""
+    lines = [ln for ln in lines if ln.text.strip()]
+    if not lines:
+        return []
+    for pattern in (_BRACKET, _DOTTED):
+        starts = [i for i, ln in enumerate(lines) if pattern.match(ln.text)]
+        if len(starts) >= 2 and len(starts) >= len(lines) // 6:
+            return _cut(lines, starts)
+    hanging = _hanging_starts(lines)
+    if hanging:
+        return _cut(lines, hanging)
+    return _cut(lines, [i for i, ln in enumerate(lines) if ln.starts_block])
+
+
+def _cut(lines: Sequence[FlowLine], starts: list[int]) -> list[list[FlowLine]]:
+    starts = sorted(set(starts) | {0})
+    bounds = [*starts, len(lines)]
+    return [list(lines[a:b]) for a, b in zip(bounds, bounds[1:], strict=False) if b > a]
+
+
+def _hanging_starts(lines: Sequence[FlowLine]) -> list[int]:
+    """Entry starts in a hanging-indent list: lines flush left while the rest are indented."""
+    boxed = [ln for ln in lines if ln.box]
+    if len(boxed) < 3:
+        return []
+    lefts: dict[tuple[int, int], float] = {}
+    for ln in boxed:
+        key = (ln.page, ln.column)
+        lefts[key] = min(lefts.get(key, 1e9), ln.box[0])  # type: ignore[index]
+    indented = [ln for ln in boxed if ln.box[0] > lefts[(ln.page, ln.column)] + 4]  # type: ignore[index]
+    if not 0.2 * len(boxed) <= len(indented) <= 0.85 * len(boxed):
+        return []
+    return [i for i, ln in enumerate(lines)
+            if ln.box and ln.box[0] <= lefts[(ln.page, ln.column)] + 1.5]
+
+
+def _author_end(text: str) -> int:
+    """Offset where the author list ends (the first sentence end not after an initial)."""
+    for match in re.finditer(r"\.(?=\s+\S)|[.:](?=$)", text):
+        if re.match(r"\s*(?:19|20)\d\d[a-z]?\.", text[match.end():]):
+            return match.start()  # ACL style: 'Authors. 2017. Title.'
+        before = text[: match.start()].rsplit(None, 1)
+        word = before[-1].strip(",") if before else ""
+        if word and not _INITIAL.match(word.split("-")[-1].split(".")[-1] or word):
+            return match.start()
+    return -1
+
+
+def split_names(segment: str) -> list[str]:
+    """Author names from an author segment ('A. Smith, B. Jones and C. Lee' or 'Smith, J., ...')."""
+    segment = re.sub(r"\bet al\.?", "", segment).strip(" ,;")
+    if segment.endswith(".") and len(segment.rsplit(None, 1)[-1]) > 3:
+        segment = segment[:-1]
+    segment = re.sub(r",?\s*(?:and|&)\s+", ", ", segment)
+    parts = [p.strip() for p in re.split(r"[;,]", segment) if p.strip()]
+    names: list[str] = []
+    i = 0
+    while i < len(parts):
+        part = parts[i]
+        nxt = parts[i + 1] if i + 1 < len(parts) else ""
+        if nxt and "." not in part and len(part.split()) <= 3 and _INITIALS.fullmatch(nxt):
+            names.append(f"{part}, {nxt}")
+            i += 2
+            continue
+        names.append(part)
+        i += 1
+    return [n for n in names if any(ch.isalpha() for ch in n) and len(n) < 60]
+
+
+def parse_entry(raw: str) -> ParsedReference:
+    """Fields of one reference string."""
+    ref = ParsedReference(raw=raw)
+    text = raw
+    label = _BRACKET.match(text) or _DOTTED.match(text)
+    if label:
+        ref.label, text = label.group(1), text[label.end():]
+    if doi := _DOI.search(text):
+        ref.doi = doi.group(1).rstrip(".,;)")
+    if arxiv := _ARXIV.search(text):
+        ref.arxiv = arxiv.group(1)
+    years = list(_YEAR.finditer(text))
+    if years:
+        pick = next((m for m in years if _PAREN_YEAR.search(text[max(0, m.start() - 1): m.end() + 2])),
+                    years[-1] if ref.arxiv is None else years[0])
+        ref.year, ref.year_suffix = int(pick.group(1)), pick.group(0)[4:]
+    _split_fields(text, ref)
+    return ref
+
+
+def _split_fields(text: str, ref: ParsedReference) -> None:
+    quoted = _QUOTED.search(text)
+    paren = _PAREN_YEAR.search(text)
+    if quoted:
+        authors, title, rest = text[: quoted.start()], quoted.group(1), text[quoted.end():]
+    elif paren and paren.start() < len(text) // 2:
+        authors, tail = text[: paren.start()], text[paren.end():].lstrip(" .,:")
+        title, _, rest = _sentence(tail)
+    else:
+        end = _author_end(text)
+        if end < 0:
+            ref.title = text.strip() or None
+            return
+        authors, tail = text[:end], text[end + 1:].strip()
+        if re.match(r"^(19|20)\d\d[a-z]?\.", tail):
+            tail = tail.split(".", 1)[1].strip()
+        title, _, rest = _sentence(tail)
+    ref.authors = split_names(authors)
+    ref.title = title.strip(" ,.;") or None
+    venue = re.sub(r"^(in|In)[:\s]+", "", rest.strip(" ,.;"))
+    venue = _YEAR.sub("", venue).strip(" ,.;()")
+    ref.venue = venue[:200] or None
+
+
+def _sentence(text: str) -> tuple[str, str, str]:
+    """Split at the first sentence end ('. ', '? ' or '! ') not inside a short abbreviation."""
+    for match in re.finditer(r"[.?!](?=\s+[A-Za-z(\[0-9\"“]|\s*$)", text):
+        word = text[: match.start()].rsplit(None, 1)[-1] if text[: match.start()].strip() else ""
+        if len(word) > 2 or not word.isalpha() or word.islower():
+            stop = match.start() + (1 if text[match.start()] in "?!" else 0)
+            return text[:stop], text[match.start()], text[match.end():]
+    return text, "", ""
+
+
+def surname(name: str) -> str:
+    """Family name of an author as printed ('Smith, J.' or 'John Smith' -> 'smith')."""
+    name = name.strip()
+    family = name.split(",")[0] if "," in name else (name.split()[-1] if name.split() else "")
+    family = unicodedata.normalize("NFKD", family)
+    return "".join(ch for ch in family if ch.isalpha()).lower()

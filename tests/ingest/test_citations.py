@@ -1,0 +1,39 @@
+"""In-text citation markers and their resolution."""
+
+from __future__ import annotations
+
+from papermind.domain.paper import Reference
+from papermind.ingest.citations import Resolver, find_markers
+
+
+def _numeric(n: int) -> Resolver:
+    refs = [Reference(key=str(i), index=i, raw=f"entry {i}") for i in range(1, n + 1)]
+    return Resolver(refs, [""] * n)
+
+
+def test_numeric_ranges_and_lists_expand() -> None:
+    markers = find_markers("as shown in [3, 7-9] and [12] but not [99] or [a].", _numeric(12))
+    assert [(m.marker, m.keys) for m in markers] == [
+        ("[3, 7-9]", ["3", "7", "8", "9"]), ("[12]", ["12"])]
+
+
+def test_author_year_parenthetical_and_narrative() -> None:
+    refs = [
+        Reference(key="smith2020a", index=1, raw="John Smith, A. B. 2020a.", year=2020),
+        Reference(key="smith2020b", index=2, raw="John Smith. 2020b.", year=2020),
+        Reference(key="lee2019", index=3, raw="Kim Lee and Ann Park. 2019.", year=2019),
+    ]
+    resolver = Resolver(refs, ["smith", "smith", "lee"])
+    text = ("Prior work (Smith et al., 2020b; Lee and Park, 2019) disagrees with "
+            "Smith et al. (2020a), and Lee and Park (2019) agree.")
+    markers = find_markers(text, resolver)
+    assert [(m.marker, m.keys) for m in markers] == [
+        ("(Smith et al., 2020b; Lee and Park, 2019)", ["smith2020b", "lee2019"]),
+        ("Smith et al. (2020a)", ["smith2020a"]),
+        ("Lee and Park (2019)", ["lee2019"]),
+    ]
+
+
+def test_unresolvable_author_year_marker_is_kept_unresolved() -> None:
+    markers = find_markers("as in (Nobody et al., 2001).", Resolver([], []))
+    assert [(m.marker, m.keys) for m in markers] == [("(Nobody et al., 2001)", [])]

@@ -1,0 +1,36 @@
+"""Front matter: title, authors and the venue year."""
+
+from __future__ import annotations
+
+from papermind.ingest.layout import FlowLine
+from papermind.ingest.metadata import front_matter, inline_abstract, venue_year
+
+
+def _line(text: str, y: float, size: float = 10.0) -> FlowLine:
+    return FlowLine(page=1, text=text, box=(72, y, 500, y + size), size=size, peak=size)
+
+
+def test_title_by_size_and_authors_split_at_footnote_marks() -> None:
+    lines = [
+        _line("Under review as a conference paper", 40, 8),
+        _line("SPECTER: Document-level Representation", 70, 14.3),
+        _line("Learning using Citation-informed Transformers∗", 88, 14.3),
+        _line("Arman Cohan†∗ Sergey Feldman†∗ Iz Beltagy† Daniel S. Weld†,‡", 120, 12),
+        _line("†Allen Institute for Artificial Intelligence", 140, 12),
+        _line("{armanc,sergey}@allenai.org", 158, 12),
+        _line("Abstract", 200, 12),
+    ]
+    meta = front_matter(lines, stop=6)
+    assert meta.title == ("SPECTER: Document-level Representation Learning using "
+                          "Citation-informed Transformers")
+    assert meta.authors == ["Arman Cohan", "Sergey Feldman", "Iz Beltagy", "Daniel S. Weld"]
+    assert meta.title_lines == [1, 2] and 3 in meta.author_lines
+
+
+def test_inline_abstract_and_venue_year() -> None:
+    assert inline_abstract("Abstract—In this paper, we consider the placement of video.") == (
+        "In this paper, we consider the placement of video.")
+    assert inline_abstract("Abstracts of talks") is None
+    assert venue_year([_line("In 1990 we built a parser", 10),
+                       _line("Proceedings of the 52nd Annual Meeting, 2014", 700)]) == 2014
+    assert venue_year([_line("We ran 2019 experiments", 10)]) is None

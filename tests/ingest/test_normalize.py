@@ -1,0 +1,43 @@
+"""Line clean-up and the de-hyphenating join with its exact offset map."""
+
+from __future__ import annotations
+
+from papermind.ingest.layout import FlowLine
+from papermind.ingest.normalize import clean_line, join_lines, span_lines
+
+
+def _lines(*texts: str) -> list[FlowLine]:
+    return [FlowLine(page=1, text=clean_line(t), n=i) for i, t in enumerate(texts, start=1)]
+
+
+def test_ligatures_and_odd_code_points_are_normalised() -> None:
+    assert clean_line("e\ufb03cient \ufb01nal \ufb02ow") == "efficient final flow"
+    assert clean_line("zero\u200bwidth\u00a0space\ufeff") == "zerowidth space"
+    assert clean_line("soft\u00adhyphen inside") == "softhyphen inside"
+    assert clean_line("  many   spaces\there ") == "many spaces here"
+
+
+def test_line_end_soft_hyphen_and_pdfium_marker_become_a_hyphen() -> None:
+    assert clean_line("a long repre\ufffe") == "a long repre-"
+    assert clean_line("a long repre\u00ad") == "a long repre-"
+
+
+def test_join_dehyphenates_split_words_but_keeps_compounds() -> None:
+    text, _ = join_lines(_lines("the represen-", "tation of state-of-the-", "art models"))
+    assert text == "the representation of state-of-the- art models"
+    text, _ = join_lines(_lines("a well-", "Known fact"))
+    assert text == "a well- Known fact"
+
+
+def test_offset_map_points_back_to_exact_line_spans() -> None:
+    lines = _lines("Neural ranking mod-", "els are e\ufb00ective [3].", "They scale.")
+    text, segments = join_lines(lines)
+    assert text == "Neural ranking models are effective [3]. They scale."
+    by_n = {ln.n: ln.text for ln in lines}
+    for seg in segments:
+        assert text[seg.start:seg.end] == by_n[seg.line][seg.line_start:seg.line_end]
+    start = text.index("effective")
+    (hit,) = span_lines(segments, start, start + len("effective"))
+    assert hit.line == 2
+    both = span_lines(segments, text.index("models"), text.index("models") + 6)
+    assert [s.line for s in both] == [1, 2]

@@ -1,0 +1,49 @@
+"""Reference entries: fields of several citation styles."""
+
+from __future__ import annotations
+
+from papermind.ingest.references import parse_entry, split_names, surname
+
+
+def test_natbib_style_entry() -> None:
+    ref = parse_entry("Jonathan Ho, Ajay Jain, and Pieter Abbeel. Denoising diffusion "
+                      "probabilistic models. In Advances in Neural Information Processing "
+                      "Systems, volume 33, pp. 6840–6851, 2020.")
+    assert ref.authors == ["Jonathan Ho", "Ajay Jain", "Pieter Abbeel"]
+    assert ref.title == "Denoising diffusion probabilistic models"
+    assert ref.year == 2020
+    assert ref.venue and ref.venue.startswith("Advances in Neural")
+
+
+def test_numbered_ieee_style_entry_with_doi() -> None:
+    ref = parse_entry('[7] A. Smith and B. Jones, "Fast ranking with sparse signals," in '
+                      "Proc. SIGIR, 2019, pp. 1-10. doi:10.1145/3331184.3331190.")
+    assert ref.label == "7"
+    assert ref.authors == ["A. Smith", "B. Jones"]
+    assert ref.title == "Fast ranking with sparse signals"
+    assert ref.doi == "10.1145/3331184.3331190"
+    assert ref.year == 2019
+
+
+def test_apa_style_entry_with_arxiv() -> None:
+    ref = parse_entry("Smith, J., & Lee, K. (2021a). Learning to cite. arXiv preprint "
+                      "arXiv:2101.00001.")
+    assert ref.authors == ["Smith, J.", "Lee, K."]
+    assert ref.year == 2021 and ref.year_suffix == "a"
+    assert ref.title == "Learning to cite"
+    assert ref.arxiv == "2101.00001"
+
+
+def test_acl_style_year_after_authors() -> None:
+    ref = parse_entry("Noah A. Smith and Jason Eisner. 2005. Contrastive estimation. "
+                      "In Proceedings of ACL, pages 354–362.")
+    assert ref.authors == ["Noah A. Smith", "Jason Eisner"]
+    assert ref.title == "Contrastive estimation"
+    assert ref.year == 2005
+
+
+def test_surnames() -> None:
+    assert surname("Smith, J.") == "smith"
+    assert surname("Jurica Šprem") == "sprem"
+    assert split_names("A. Cau, R. Kuiper, and W.-P. de Roever") == [
+        "A. Cau", "R. Kuiper", "W.-P. de Roever"]
