@@ -1,0 +1,70 @@
+"""`papermind locate PAPER "quote"`: where does the paper say this? Exit 1 when nowhere."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from papermind.cli.context import container, state, wants_json
+from papermind.services.grounding import LocateResult, locate_quote
+
+NOT_FOUND_EXIT = 1
+"""Special to this command (not in the error table): a quote that is not found is data."""
+
+
+def locate(
+    ctx: typer.Context,
+    paper: Annotated[str, typer.Argument(
+        metavar="PAPER", help="Library id (or unique prefix), or a file path (parsed, not stored).")],
+    quote: Annotated[str, typer.Argument(metavar="QUOTE", help="The text to find.")],
+    claim: Annotated[str | None, typer.Option(
+        "--claim", help="Also check a claim (numbers, names, tables...) against what is found.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """Find where a paper says a quote: page, lines, the paper's text and a score."""
+    result = locate_quote(container(ctx).library, paper, quote, claim)
+    if wants_json(ctx, as_json):
+        state(ctx).emit_json(locate_json(result))
+    else:
+        print_result(state(ctx).console, result)
+    if result.evidence.anchor is None:
+        raise typer.Exit(NOT_FOUND_EXIT)
+
+
+def locate_json(result: LocateResult) -> dict[str, Any]:
+    """JSON form: ``anchor`` is null only when the quote was not found."""
+    e = result.evidence
+    anchor = None if e.anchor is None else {
+        "page": e.anchor.page, "line_start": e.anchor.line_start, "line_end": e.anchor.line_end,
+        "page_end": e.anchor.page_end, "label": e.anchor.label(),
+        "boxes": [box.model_dump() for box in e.anchor.boxes],
+    }
+    return {
+        "paper": {"id": result.paper.id, "title": result.paper.title},
+        "quote": e.quote, "found": e.anchor is not None, "verified": e.verified,
+        "score": e.score, "method": e.method, "text": e.matched_text, "anchor": anchor,
+        "lines": [{"page": ln.page, "n": ln.n, "text": ln.text} for ln in result.lines],
+        "reasons": list(e.reasons),
+    }
+
+
+def print_result(console: Console, result: LocateResult) -> None:
+    e = result.evidence
+    if e.anchor is None:
+        console.print(f"[bold red]Not found[/] in {escape(result.paper.title or result.paper.id[:12])}")
+    else:
+        verdict = "[green]verified[/]" if e.verified else "[yellow]found, not verified[/]"
+        console.print(f"[bold]{e.anchor.label()}[/]  {verdict}  "
+                      f"(method {e.method}, score {e.score:.2f})")
+        for line in result.lines:
+            console.print(f"  p. {line.page:>3}, l. {line.n:>3} | {escape(line.text)}")
+        console.print(f"Matched text: {escape(e.matched_text)}")
+    for reason in e.reasons:
+        console.print(f"  - {escape(reason)}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("locate")(locate)
