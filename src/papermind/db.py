@@ -22,6 +22,7 @@ class Database:
         if isinstance(self.path, Path):
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
+        self._depth = 0
         self.conn = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None,
                                     timeout=30.0)
         self.conn.row_factory = sqlite3.Row
@@ -34,8 +35,15 @@ class Database:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """All-or-nothing block: commits on success, rolls back on any exception."""
+        """All-or-nothing block: commits on success, rolls back on any exception.
+
+        Nested blocks (same thread) become savepoints of the outer transaction, so a
+        component's writes can join a caller's unit of work (e.g. indexing a new paper).
+        """
         with self._lock:
+            if self.conn.in_transaction:
+                yield from self._savepoint()
+                return
             self.conn.execute("BEGIN IMMEDIATE")
             try:
                 yield self.conn
@@ -43,6 +51,20 @@ class Database:
                 self.conn.execute("ROLLBACK")
                 raise
             self.conn.execute("COMMIT")
+
+    def _savepoint(self) -> Iterator[sqlite3.Connection]:
+        self._depth += 1
+        name = f"sp{self._depth}"
+        self.conn.execute(f"SAVEPOINT {name}")
+        try:
+            yield self.conn
+        except BaseException:
+            self.conn.execute(f"ROLLBACK TO {name}")
+            self.conn.execute(f"RELEASE {name}")
+            raise
+        finally:
+            self._depth -= 1
+        self.conn.execute(f"RELEASE {name}")
 
     def execute(self, sql: str, params: Sequence[object] | dict[str, object] = ()) -> sqlite3.Cursor:
         with self._lock:

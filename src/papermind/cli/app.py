@@ -16,6 +16,13 @@ from papermind.errors import PapermindError
 
 COMMAND_MODULES = [
     "papermind.cli.papers",
+    "papermind.cli.locate",
+    "papermind.cli.search",
+    "papermind.cli.read",
+    "papermind.cli.ask",
+    "papermind.cli.review",
+    "papermind.cli.models",
+    "papermind.cli.serve",
 ]
 
 app = typer.Typer(
@@ -64,10 +71,9 @@ def main() -> None:
     except typer.Abort:
         typer.echo("aborted", err=True)
         sys.exit(130)
-    except Exception as err:  # click usage errors come through here in non-standalone mode
-        import click
-
-        if isinstance(err, click.ClickException):
-            err.show()
-            sys.exit(err.exit_code)
-        raise
+    except typer.TyperException as err:  # usage errors (typer's own click) in non-standalone mode
+        show = getattr(err, "show", None)
+        if not callable(show):
+            raise
+        show()
+        sys.exit(getattr(err, "exit_code", 2))

@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 
 from papermind.config import Settings, load_settings
+from papermind.services.container import Container
 
 
 @dataclass
@@ -21,6 +22,7 @@ class CliState:
     console: Console = field(default_factory=lambda: Console(stderr=False))
     err: Console = field(default_factory=lambda: Console(stderr=True))
     _settings: Settings | None = None
+    _container: Container | None = None
 
     @property
     def settings(self) -> Settings:
@@ -39,6 +41,15 @@ def state(ctx: typer.Context) -> CliState:
     if not isinstance(root.obj, CliState):
         root.obj = CliState()
     return root.obj
+
+
+def container(ctx: typer.Context) -> Container:
+    """The composition root of this invocation (built once, closed when the command ends)."""
+    current = state(ctx)
+    if current._container is None:
+        current._container = Container(current.settings)
+        ctx.find_root().call_on_close(current._container.close)
+    return current._container
 
 
 def wants_json(ctx: typer.Context, flag: bool) -> bool:

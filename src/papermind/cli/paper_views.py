@@ -1,0 +1,105 @@
+"""How papers and library rows look on the terminal (Rich) and in ``--json`` output."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from papermind.domain import Paper
+from papermind.library.papers import PaperRecord
+from papermind.services.library import AddResult, StoredPaper
+
+STATUS_STYLE = {"added": "green", "exists": "cyan", "failed": "bold red"}
+ID_CHARS = 12
+
+
+def paper_json(paper: Paper) -> dict[str, Any]:
+    """The parsed paper as plain JSON data (every field of the domain model)."""
+    return paper.model_dump(mode="json")
+
+
+def stored_json(stored: StoredPaper) -> dict[str, Any]:
+    """A stored paper: the parsed paper plus where and when the library keeps it."""
+    record = stored.record
+    return {**paper_json(stored.paper), "file": str(record.file),
+            "size_bytes": record.size_bytes, "added_at": record.added_at.isoformat()}
+
+
+def record_json(record: PaperRecord) -> dict[str, Any]:
+    return record.model_dump(mode="json")
+
+
+def result_json(result: AddResult) -> dict[str, Any]:
+    return {"path": result.path, "status": result.status, "paper_id": result.paper_id,
+            "title": result.title, "reason": result.reason}
+
+
+def add_table(results: list[AddResult]) -> Table:
+    table = Table(show_edge=False, pad_edge=False)
+    for column in ("ID", "Status", "Title / reason", "File"):
+        table.add_column(column, overflow="fold")
+    for row in results:
+        style = STATUS_STYLE[row.status]
+        detail = row.reason if row.status == "failed" else (row.title or "(untitled)")
+        table.add_row((row.paper_id or "-")[:ID_CHARS], f"[{style}]{row.status}[/]",
+                      escape(detail), escape(row.path))
+    return table
+
+
+def list_table(records: list[PaperRecord]) -> Table:
+    table = Table(show_edge=False, pad_edge=False)
+    table.add_column("ID", no_wrap=True)
+    table.add_column("Title", overflow="fold")
+    table.add_column("Year", justify="right")
+    table.add_column("Pages", justify="right")
+    table.add_column("Type")
+    table.add_column("Added", no_wrap=True)
+    for record in records:
+        table.add_row(record.id[:ID_CHARS], escape(record.title or record.source_name),
+                      str(record.year or ""), str(record.pages), record.source_type,
+                      record.added_at.astimezone().strftime("%Y-%m-%d %H:%M"))
+    return table
+
+
+def print_paper(console: Console, paper: Paper, record: PaperRecord | None = None) -> None:
+    """A readable summary: metadata, counts, section outline, findings."""
+    console.print(f"[bold]{escape(paper.title or '(no title found)')}[/]")
+    if paper.authors:
+        console.print(escape(", ".join(paper.authors)))
+    if record is not None:
+        console.print(f"[dim]id[/]    {record.id}")
+        console.print(f"[dim]added[/] {record.added_at.astimezone():%Y-%m-%d %H:%M}")
+        console.print(f"[dim]file[/]  {escape(str(record.file))}")
+    counts = [(len(paper.pages), "page"), (len(paper.sections), "section"),
+              (len(paper.references), "reference"), (len(paper.citations), "citation"),
+              (len(paper.equations), "equation"), (len(paper.captions), "caption")]
+    console.print(" · ".join([paper.source_type, *(_count(n, word) for n, word in counts)])
+                  + (f" · year {paper.year}" if paper.year else ""))
+    if paper.abstract:
+        abstract = paper.abstract if len(paper.abstract) <= 600 else paper.abstract[:597] + "..."
+        console.print(f"\n[bold]Abstract[/] {escape(abstract)}")
+    if paper.sections:
+        console.print("\n[bold]Sections[/]")
+        for section in paper.sections:
+            label = f"{section.number} " if section.number else ""
+            console.print(f"{'  ' * section.level}{escape(label + section.title)}"
+                          f"  [dim]p. {section.page}, l. {section.line}[/]")
+    _print_findings(console, paper)
+
+
+def _print_findings(console: Console, paper: Paper) -> None:
+    if paper.findings:
+        console.print(f"\n[bold yellow]Findings ({len(paper.findings)})[/]")
+        for finding in paper.findings:
+            text = finding.text if len(finding.text) <= 160 else finding.text[:157] + "..."
+            console.print(f"  [yellow]{escape(finding.kind)}[/] p. {finding.page}: "
+                          f"{escape(repr(text))} [dim]({escape(finding.reason)})[/]")
+    for warning in paper.warnings:
+        console.print(f"[dim]note: {escape(warning)}[/]")
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"

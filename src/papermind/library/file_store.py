@@ -1,0 +1,101 @@
+"""Original files of stored papers, under ``<home>/files/<id><ext>``.
+
+Writes are staged: the bytes go to a hidden temporary name first and are renamed into place
+only when the caller's unit of work commits, so a failure never leaves a half-stored file.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import time
+from pathlib import Path
+
+TEMP_PREFIX = ".tmp-"
+STALE_TEMP_S = 3600.0
+
+
+class StagedFile:
+    """A file written under a temporary name; ``commit`` renames it, ``discard`` removes it."""
+
+    def __init__(self, temp: Path, final: Path) -> None:
+        self.temp = temp
+        self.final = final
+        self.committed = False
+
+    def commit(self) -> Path:
+        os.replace(self.temp, self.final)
+        self.committed = True
+        return self.final
+
+    def discard(self) -> None:
+        """Undo: remove the temporary file, or the final one if it was already renamed."""
+        (self.final if self.committed else self.temp).unlink(missing_ok=True)
+        self.committed = False
+
+
+class PendingRemoval:
+    """A file moved aside; ``commit`` deletes it, ``restore`` puts it back."""
+
+    def __init__(self, path: Path, aside: Path | None) -> None:
+        self.path = path
+        self.aside = aside
+
+    def commit(self) -> None:
+        if self.aside is not None:
+            self.aside.unlink(missing_ok=True)
+
+    def restore(self) -> None:
+        if self.aside is not None and self.aside.exists():
+            os.replace(self.aside, self.path)
+
+
+class FileStore:
+    """Content-addressed copies of original files in one folder."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def path(self, name: str) -> Path:
+        return self.root / name
+
+    def stage(self, name: str, data: bytes) -> StagedFile:
+        """Write ``data`` under a temporary name that becomes ``name`` on commit."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        temp = self.root / f"{TEMP_PREFIX}{secrets.token_hex(6)}-{name}"
+        with open(temp, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        return StagedFile(temp, self.root / name)
+
+    def set_aside(self, name: str) -> PendingRemoval:
+        """Move ``name`` to a temporary name, ready to be deleted or restored."""
+        path = self.root / name
+        if not path.exists():
+            return PendingRemoval(path, None)
+        aside = self.root / f"{TEMP_PREFIX}{secrets.token_hex(6)}-{name}"
+        os.replace(path, aside)
+        return PendingRemoval(path, aside)
+
+    def sweep_stale(self, older_than_s: float = STALE_TEMP_S) -> int:
+        """Delete temporary files left by a crashed process; returns how many."""
+        if not self.root.is_dir():
+            return 0
+        cutoff = time.time() - older_than_s
+        removed = 0
+        for temp in self.root.glob(f"{TEMP_PREFIX}*"):
+            try:
+                if temp.stat().st_mtime < cutoff:
+                    temp.unlink()
+                    removed += 1
+            except FileNotFoundError:
+                continue
+        return removed
+
+    def names(self) -> list[str]:
+        """Names of the committed files (temporary ones excluded)."""
+        if not self.root.is_dir():
+            return []
+        return sorted(p.name for p in self.root.iterdir()
+                      if p.is_file() and not p.name.startswith(TEMP_PREFIX))

@@ -1,0 +1,205 @@
+"""Stored papers: one row per paper (keyed by content hash) plus the original file.
+
+The parsed Paper is kept as JSON next to a few indexed columns for listing. ``add`` and
+``remove`` are all-or-nothing: row, file and whatever the caller's hook writes (the search
+index) commit together or not at all.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from papermind.db import Database
+from papermind.domain import Paper
+from papermind.errors import ConflictError, InputError, NotFoundError
+from papermind.library.file_store import FileStore, PendingRemoval, StagedFile
+
+COMPONENT = "papers"
+MIGRATIONS = [
+    """
+    CREATE TABLE papers (
+        id          TEXT PRIMARY KEY,
+        title       TEXT NOT NULL DEFAULT '',
+        authors     TEXT NOT NULL DEFAULT '[]',
+        year        INTEGER,
+        source_name TEXT NOT NULL DEFAULT '',
+        source_type TEXT NOT NULL,
+        pages       INTEGER NOT NULL DEFAULT 0,
+        file_name   TEXT NOT NULL,
+        size_bytes  INTEGER NOT NULL DEFAULT 0,
+        added_at    TEXT NOT NULL,
+        data        TEXT NOT NULL
+    );
+    CREATE INDEX papers_added_at ON papers(added_at);
+    CREATE INDEX papers_title ON papers(title);
+    CREATE INDEX papers_year ON papers(year);
+    """,
+]
+
+AddStatus = Literal["added", "exists"]
+PaperHook = Callable[[Paper], None]
+RemoveHook = Callable[[str], None]
+
+_SUMMARY_COLUMNS = ("id, title, authors, year, source_name, source_type, pages, file_name,"
+                    " size_bytes, added_at")
+_HEX = re.compile(r"^[0-9a-f]+$")
+
+
+class PaperRecord(BaseModel):
+    """What the library knows about a stored paper, without its full parse."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str = Field(description="sha256 of the original file (hex)")
+    title: str = Field(default="", description="parsed title ('' when none was found)")
+    authors: list[str] = Field(default_factory=list)
+    year: int | None = None
+    source_name: str = Field(default="", description="original file name")
+    source_type: str = Field(description="'pdf', 'txt' or 'md'")
+    pages: int = Field(default=0, description="number of pages")
+    file: Path = Field(description="the stored copy of the original file")
+    size_bytes: int = 0
+    added_at: datetime = Field(description="when it was added (UTC)")
+
+
+class PaperRepository:
+    """Papers in the library database, originals in ``files_dir``."""
+
+    def __init__(self, db: Database, files_dir: Path) -> None:
+        self.db = db
+        self.files = FileStore(files_dir)
+        db.migrate(COMPONENT, MIGRATIONS)
+        self.files.sweep_stale()
+
+    def add(self, paper: Paper, data: bytes, *, on_stored: PaperHook | None = None) -> AddStatus:
+        """Store ``paper`` and its original bytes; ``exists`` (and nothing done) if stored.
+
+        ``on_stored`` runs inside the same transaction (e.g. indexing); if it raises, nothing
+        is stored and the error propagates.
+        """
+        staged: StagedFile | None = None
+        try:
+            with _busy_is_conflict(), self.db.transaction() as conn:
+                if self._exists(conn, paper.id):
+                    return "exists"
+                staged = self.files.stage(_file_name(paper), data)
+                self._insert(conn, paper, staged.final.name, len(data))
+                if on_stored is not None:
+                    on_stored(paper)
+                staged.commit()
+        except BaseException:
+            if staged is not None:
+                staged.discard()
+            raise
+        return "added"
+
+    def exists(self, paper_id: str) -> bool:
+        return self._exists(self.db.conn, paper_id)
+
+    def get(self, paper_id: str) -> Paper:
+        """The stored Paper; NotFoundError when there is none."""
+        rows = self.db.query("SELECT data FROM papers WHERE id = ?", (paper_id,))
+        if not rows:
+            raise NotFoundError(f"no paper with id {paper_id}")
+        return Paper.model_validate_json(rows[0]["data"])
+
+    def record(self, paper_id: str) -> PaperRecord:
+        rows = self.db.query(f"SELECT {_SUMMARY_COLUMNS} FROM papers WHERE id = ?", (paper_id,))
+        if not rows:
+            raise NotFoundError(f"no paper with id {paper_id}")
+        return self._record(rows[0])
+
+    def list(self, *, limit: int | None = None, offset: int = 0) -> list[PaperRecord]:
+        """Stored papers, newest first."""
+        rows = self.db.query(
+            f"SELECT {_SUMMARY_COLUMNS} FROM papers ORDER BY added_at DESC, rowid DESC"
+            " LIMIT ? OFFSET ?", (-1 if limit is None else limit, offset))
+        return [self._record(row) for row in rows]
+
+    def count(self) -> int:
+        return int(self.db.query("SELECT COUNT(*) AS n FROM papers")[0]["n"])
+
+    def resolve(self, id_or_prefix: str) -> str:
+        """The full id for an id or a unique prefix of one."""
+        prefix = id_or_prefix.strip().lower()
+        if not prefix:
+            raise InputError("empty paper id")
+        if not _HEX.match(prefix):
+            raise NotFoundError(f"no paper with id {id_or_prefix!r}",
+                                hint="ids are hexadecimal; see `papermind list`")
+        rows = self.db.query("SELECT id FROM papers WHERE substr(id, 1, ?) = ? LIMIT 3",
+                             (len(prefix), prefix))
+        if not rows:
+            raise NotFoundError(f"no paper with id {id_or_prefix!r}", hint="see `papermind list`")
+        if len(rows) > 1:
+            raise InputError(f"id prefix {id_or_prefix!r} matches several papers",
+                             hint="give more characters")
+        return str(rows[0]["id"])
+
+    def remove(self, paper_id: str, *, on_removed: RemoveHook | None = None) -> PaperRecord:
+        """Delete the row and the original file; ``on_removed`` runs in the same transaction."""
+        pending: PendingRemoval | None = None
+        try:
+            with _busy_is_conflict(), self.db.transaction() as conn:
+                record = self.record(paper_id)
+                conn.execute("DELETE FROM papers WHERE id = ?", (paper_id,))
+                pending = self.files.set_aside(record.file.name)
+                if on_removed is not None:
+                    on_removed(paper_id)
+        except BaseException:
+            if pending is not None:
+                pending.restore()
+            raise
+        if pending is not None:
+            pending.commit()
+        return record
+
+    def file_path(self, paper_id: str) -> Path:
+        return self.record(paper_id).file
+
+    @staticmethod
+    def _exists(conn: sqlite3.Connection, paper_id: str) -> bool:
+        return conn.execute("SELECT 1 FROM papers WHERE id = ?", (paper_id,)).fetchone() is not None
+
+    @staticmethod
+    def _insert(conn: sqlite3.Connection, paper: Paper, file_name: str, size: int) -> None:
+        conn.execute(
+            "INSERT INTO papers(id, title, authors, year, source_name, source_type, pages,"
+            " file_name, size_bytes, added_at, data) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            (paper.id, paper.title, json.dumps(paper.authors, ensure_ascii=False), paper.year,
+             paper.source_name, paper.source_type, len(paper.pages), file_name, size,
+             datetime.now(UTC).isoformat(timespec="microseconds"), paper.model_dump_json()))
+
+    def _record(self, row: sqlite3.Row) -> PaperRecord:
+        return PaperRecord(
+            id=row["id"], title=row["title"], authors=json.loads(row["authors"]),
+            year=row["year"], source_name=row["source_name"], source_type=row["source_type"],
+            pages=row["pages"], file=self.files.path(row["file_name"]),
+            size_bytes=row["size_bytes"], added_at=datetime.fromisoformat(row["added_at"]))
+
+
+@contextmanager
+def _busy_is_conflict() -> Iterator[None]:
+    """SQLite's 'database is locked' (another writer held it past the timeout) as a clear error."""
+    try:
+        yield
+    except sqlite3.OperationalError as err:
+        if "locked" not in str(err) and "busy" not in str(err):
+            raise
+        raise ConflictError("the library is busy: another PaperMind process is writing to it",
+                            hint="try again when it has finished") from err
+
+
+def _file_name(paper: Paper) -> str:
+    if len(paper.id) != 64 or not _HEX.match(paper.id):
+        raise ValueError(f"paper id must be a sha256 hex digest, got {paper.id!r}")
+    return f"{paper.id}.{paper.source_type}"

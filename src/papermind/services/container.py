@@ -1,0 +1,114 @@
+"""The composition root: the only place that builds concrete objects from Settings.
+
+Interfaces create one Container per process (CLI invocation, API app) and ask it for
+services; everything is built lazily, once. To plug in a new component, add a cached
+property here and pass it to the services that need it.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from papermind.config import Settings
+from papermind.db import Database
+from papermind.domain import Paper
+from papermind.library.papers import PaperRepository
+from papermind.services.library import FileParser, Indexer, LibraryService
+
+if TYPE_CHECKING:
+    from types import TracebackType
+
+    from papermind.library.search import SearchIndex
+    from papermind.services.search import SearchService
+
+
+class Container:
+    """Builds and holds the objects of one process, from one Settings."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+    @cached_property
+    def db(self) -> Database:
+        """The library's SQLite file under the home folder (created on first use)."""
+        return Database(self.settings.db_path)
+
+    @cached_property
+    def papers(self) -> PaperRepository:
+        return PaperRepository(self.db, self.settings.home_dir / "files")
+
+    @cached_property
+    def search_index(self) -> SearchIndex:
+        """BM25 + dense index over the library's chunks (imported lazily: numpy, onnx)."""
+        from papermind.services.search import build_search_index
+
+        return build_search_index(self.settings, self.db)
+
+    @cached_property
+    def search(self) -> SearchService:
+        from papermind.services.search import SearchService
+
+        return SearchService(self.search_index, self.papers)
+
+    @cached_property
+    def indexer(self) -> Indexer:
+        """Keeps search in step with the library; the index (and its embedding model) is
+        built on the first add or remove, so `list` and `show` never load a model."""
+        return _DeferredIndexer(self)
+
+    @cached_property
+    def parser(self) -> FileParser:
+        """Files -> Paper with the ingest settings; touches no library."""
+        return FileParser(self._parse_bytes,
+                          max_file_bytes=int(self.settings.ingest.max_file_mb * 2**20))
+
+    @cached_property
+    def library(self) -> LibraryService:
+        return LibraryService(self.papers, self.parser, indexer=self.indexer)
+
+    def _parse_bytes(self, data: bytes, name: str) -> Paper:
+        from papermind.ingest import parse_bytes  # ~0.5 s of imports that list/show never need
+
+        return parse_bytes(data, name, settings=self.settings.ingest)
+
+    def close(self) -> None:
+        """Close the database and forget everything built; later use builds afresh."""
+        db = self.__dict__.get("db")
+        for name, value in vars(type(self)).items():
+            if isinstance(value, cached_property):
+                self.__dict__.pop(name, None)
+        if db is not None:
+            db.close()
+
+    def __enter__(self) -> Container:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.close()
+
+
+class _DeferredIndexer:
+    """An Indexer that builds the container's search index on first use.
+
+    The prepare hooks run outside the library's transaction, so the index (and its table
+    migrations) is built there, never inside a transaction that might roll back.
+    """
+
+    def __init__(self, container: Container) -> None:
+        self._container = container
+
+    def prepare_paper(self, paper: Paper) -> None:
+        prepare = getattr(self._container.search_index, "prepare_paper", None)
+        if callable(prepare):
+            prepare(paper)
+
+    def prepare_remove(self, paper_id: str) -> None:
+        self._container.search_index  # noqa: B018 - builds it outside the transaction
+
+    def index_paper(self, paper: Paper) -> None:
+        self._container.search_index.index_paper(paper)
+
+    def remove_paper(self, paper_id: str) -> None:
+        self._container.search_index.remove_paper(paper_id)

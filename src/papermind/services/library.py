@@ -1,0 +1,231 @@
+"""Library use cases: parse, add (files and folders), list, show, remove.
+
+Adding a paper is one unit of work: parse, store row and original file, index. A failure at
+any step leaves nothing behind; in a batch, the other files still go in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal, Protocol
+
+from papermind.domain import Paper
+from papermind.errors import IngestError, PapermindError
+from papermind.library.papers import PaperRecord, PaperRepository
+
+log = logging.getLogger(__name__)
+
+SUPPORTED_SUFFIXES = (".pdf", ".txt", ".md")
+"""What a folder is searched for (case-insensitive)."""
+
+AddStatus = Literal["added", "exists", "failed"]
+BytesParser = Callable[[bytes, str], Paper]
+"""``parse(data, file_name) -> Paper``; raises IngestError for bad input."""
+
+
+class Indexer(Protocol):
+    """Keeps a search index in step with the library (the search component provides it).
+
+    An indexer may also define ``prepare_paper(paper)`` and ``prepare_remove(paper_id)``:
+    they run before the add's or remove's transaction (e.g. to compute and cache embeddings,
+    or to create the index's tables) so that the work done inside it, while the database's
+    write lock is held, stays short and nothing built there can be rolled back under it.
+    """
+
+    def index_paper(self, paper: Paper) -> None:
+        """Index a newly stored paper; raising undoes the whole add."""
+        ...
+
+    def remove_paper(self, paper_id: str) -> None:
+        """Drop a paper from the index; raising undoes the whole remove."""
+        ...
+
+
+@dataclass(frozen=True)
+class AddResult:
+    """The outcome for one file of an ``add``."""
+
+    path: str
+    status: AddStatus
+    paper_id: str | None = None
+    title: str = ""
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class StoredPaper:
+    """A stored paper: library record and full parse."""
+
+    record: PaperRecord
+    paper: Paper
+
+
+ProgressHook = Callable[[int, int, AddResult | None], None]
+"""Called as ``on_file(0, total, None)`` first, then ``on_file(done, total, result)`` after
+each file of an ``add``."""
+
+
+class FileParser:
+    """Reads a file (within a size limit) and parses it into a Paper; stores nothing."""
+
+    def __init__(self, parse: BytesParser, *, max_file_bytes: int | None = None) -> None:
+        self._parse = parse
+        self.max_file_bytes = max_file_bytes
+
+    def parse(self, path: Path) -> Paper:
+        return self.parse_bytes(self.read(path), path.name)
+
+    def parse_bytes(self, data: bytes, name: str) -> Paper:
+        """The parsed paper; IngestError for bad input and for parser crashes alike."""
+        self._check_size(len(data), name)
+        try:
+            return self._parse(data, name)
+        except PapermindError:
+            raise
+        except Exception as err:
+            log.debug("parser crashed on %s", name, exc_info=True)
+            raise IngestError(f"{name}: the parser failed ({type(err).__name__}: {err})") from err
+
+    def read(self, path: Path) -> bytes:
+        if not path.exists():
+            raise IngestError(f"{path}: no such file")
+        if path.is_dir():
+            raise IngestError(f"{path}: is a folder (use `papermind add` for folders)")
+        self._check_size(path.stat().st_size, str(path))
+        try:
+            return path.read_bytes()
+        except OSError as err:
+            raise IngestError(f"{path}: cannot read ({err.strerror or err})") from err
+
+    def _check_size(self, size: int, name: str) -> None:
+        if self.max_file_bytes is not None and size > self.max_file_bytes:
+            raise IngestError(f"{name}: file too large ({size / 2**20:.1f} MiB, limit "
+                              f"{self.max_file_bytes / 2**20:.1f} MiB)")
+
+
+class LibraryService:
+    """Use cases over the paper repository, with an optional search indexer."""
+
+    def __init__(self, papers: PaperRepository, parser: FileParser, *,
+                 indexer: Indexer | None = None) -> None:
+        self.papers = papers
+        self.parser = parser
+        self.indexer = indexer
+
+    def parse(self, path: Path) -> Paper:
+        """Parse one file without storing it."""
+        return self.parser.parse(path)
+
+    def add(self, paths: Sequence[Path], *, on_file: ProgressHook | None = None) -> list[AddResult]:
+        """Add files and folders (searched recursively); one result per file, in order."""
+        files, results = collect_files(paths)
+        total = len(files) + len(results)
+        if on_file is not None:
+            on_file(0, total, None)
+            for done, failure in enumerate(results, start=1):
+                on_file(done, total, failure)
+        for path in files:
+            result = self.add_file(path)
+            results.append(result)
+            if on_file is not None:
+                on_file(len(results), total, result)
+        return results
+
+    def add_file(self, path: Path) -> AddResult:
+        """Parse, store and index one file; failures come back as a ``failed`` result."""
+        try:
+            data = self.parser.read(path)
+        except PapermindError as err:
+            return AddResult(str(path), "failed", reason=str(err))
+        return self.add_bytes(data, path.name, shown=str(path))
+
+    def add_bytes(self, data: bytes, name: str, *, shown: str | None = None) -> AddResult:
+        """Add an in-memory file (e.g. an upload) named ``name``; same rules as a file."""
+        shown = shown or name
+        try:
+            digest = hashlib.sha256(data).hexdigest()
+            if self.papers.exists(digest):
+                return AddResult(shown, "exists", digest, self.papers.record(digest).title)
+            paper = self.parser.parse_bytes(data, name)
+            status = self._store(paper, data)
+        except PapermindError as err:
+            return AddResult(shown, "failed", reason=str(err))
+        except Exception as err:  # one broken file must not stop a batch: report it
+            log.debug("adding %s failed", shown, exc_info=True)
+            return AddResult(shown, "failed", reason=f"{type(err).__name__}: {err}")
+        return AddResult(shown, status, paper.id, paper.title)
+
+    def _store(self, paper: Paper, data: bytes) -> Literal["added", "exists"]:
+        if self.indexer is None:
+            return self.papers.add(paper, data)
+        prepare = getattr(self.indexer, "prepare_paper", None)
+        if callable(prepare) and not self.papers.exists(paper.id):
+            prepare(paper)
+        return self.papers.add(paper, data, on_stored=self.indexer.index_paper)
+
+    def list(self, *, limit: int | None = None) -> list[PaperRecord]:
+        return self.papers.list(limit=limit)
+
+    def show(self, id_or_prefix: str) -> StoredPaper:
+        paper_id = self.papers.resolve(id_or_prefix)
+        return StoredPaper(self.papers.record(paper_id), self.papers.get(paper_id))
+
+    def get(self, paper_id: str) -> Paper:
+        """The stored Paper by full id (satisfies workflows' PaperSource)."""
+        return self.papers.get(paper_id)
+
+    def remove(self, id_or_prefix: str) -> PaperRecord:
+        """Delete a paper: row, original file and index entries, all or nothing."""
+        paper_id = self.papers.resolve(id_or_prefix)
+        if self.indexer is None:
+            return self.papers.remove(paper_id)
+        prepare = getattr(self.indexer, "prepare_remove", None)
+        if callable(prepare):
+            prepare(paper_id)
+        return self.papers.remove(paper_id, on_removed=self.indexer.remove_paper)
+
+
+def collect_files(paths: Iterable[Path]) -> tuple[list[Path], list[AddResult]]:
+    """Files to add (folders expanded, duplicates dropped) and failures for unusable paths."""
+    files: list[Path] = []
+    failures: list[AddResult] = []
+    seen: set[Path] = set()
+    for path in paths:
+        if path.is_dir():
+            found = _folder_files(path)
+            if not found:
+                failures.append(AddResult(str(path), "failed", reason=(
+                    f"no {', '.join(SUPPORTED_SUFFIXES)} files in this folder")))
+        elif path.exists():
+            found = [path]
+        else:
+            failures.append(AddResult(str(path), "failed", reason="no such file or folder"))
+            continue
+        for file in found:
+            key = file.resolve()
+            if key not in seen:
+                seen.add(key)
+                files.append(file)
+    return files, failures
+
+
+def _folder_files(folder: Path) -> list[Path]:
+    """Supported files under ``folder``, recursively, hidden entries skipped, sorted."""
+    found: list[Path] = []
+    for root, dirs, names in os.walk(folder):
+        dirs[:] = sorted((d for d in dirs if not d.startswith(".")), key=_natural)
+        found.extend(Path(root) / name for name in sorted(names, key=_natural)
+                     if not name.startswith(".") and name.lower().endswith(SUPPORTED_SUFFIXES))
+    return found
+
+
+def _natural(name: str) -> list[tuple[int, int | str]]:
+    """Sort key that puts 'p2' before 'p10'."""
+    return [(0, int(part)) if part.isdigit() else (1, part.lower())
+            for part in re.split(r"(\d+)", name) if part]
