@@ -45,6 +45,7 @@ socket.socket.connect_ex = _guarded_connect_ex  # type: ignore[method-assign]
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.pop("OPENAI_API_KEY", None)
+os.environ["PAPERMIND_BLOCK_REAL_LLM"] = "1"  # llm.guard: only loopback endpoints in tests
 
 
 @pytest.fixture

@@ -28,7 +28,11 @@ class SearchSettings(BaseModel):
     """Chunking, indexing and hybrid search."""
 
     chunk_tokens: int = Field(default=220, description="token budget per chunk")
-    embedder: str = Field(default="minilm", description="'minilm', 'e5', 'openai' or 'none'")
+    embedder: str = Field(default="e5", description="'e5' (bundled), 'minilm' (needs "
+                          "embedding_tokenizer), 'openai', 'hashing' or 'none'")
+    embedding_tokenizer: Path | None = Field(
+        default=None, description="BERT-uncased tokenizer.json / vocab.txt for 'minilm'")
+    embedding_batch: int = Field(default=16, description="texts per embedding call")
     embedding_base_url: str | None = Field(default=None, description="OpenAI-compatible /embeddings")
     embedding_model: str | None = Field(default=None, description="model name at that endpoint")
     embedding_api_key: str | None = Field(default=None, description="key for that endpoint")
@@ -37,6 +41,15 @@ class SearchSettings(BaseModel):
     rrf_k: int = Field(default=60, description="reciprocal rank fusion constant")
     rerank: bool = Field(default=False, description="use the LLM reranker when a model is configured")
     default_k: int = Field(default=10, description="results returned when --k is not given")
+    enhance_queries: bool = Field(default=True, description="keywords + expansions for BM25")
+    section_priors: bool = Field(
+        default=False, description="favour sections a question targets (measured: hurt QASPER)")
+    candidates: int = Field(default=50, description="hits taken from each mode before fusion")
+    rerank_depth: int = Field(default=20, description="first-stage hits the reranker sees")
+    cross_encoder_model: Path | None = Field(
+        default=None, description="local ONNX cross-encoder used as reranker when set")
+    cross_encoder_tokenizer: Path | None = Field(
+        default=None, description="tokenizer.json of that cross-encoder")
 
 
 class EndpointSettings(BaseModel):
@@ -54,14 +67,21 @@ class EndpointSettings(BaseModel):
     requests_per_minute: int | None = Field(default=None, description="optional rate limit")
     timeout_s: float = Field(default=120.0, description="per-request timeout")
     max_retries: int = Field(default=4, description="retries on 429/5xx/connection errors")
+    backoff_base_s: float = Field(default=0.5, description="first retry waits up to this (jittered, doubling)")
+    backoff_max_s: float = Field(default=30.0, description="longest wait between retries")
+    fallback: str | None = Field(
+        default=None, description="endpoint tried when this one fails after its retries")
 
 
 class RoleSettings(BaseModel):
     """Which endpoint a role uses, and how."""
 
-    endpoint: str = Field(default="default", description="key into llm.endpoints")
-    temperature: float | None = Field(default=None, description="None = endpoint default (0.2)")
-    max_tokens: int | None = Field(default=None, description="None = 2048")
+    endpoint: str | None = Field(
+        default=None, description="key into llm.endpoints; None = parent role's, else 'default'")
+    model: str | None = Field(default=None, description="None = the endpoint's model")
+    temperature: float | None = Field(
+        default=None, description="None = llm.role_temperatures, else llm.default_temperature")
+    max_tokens: int | None = Field(default=None, description="None = llm.default_max_tokens")
 
 
 class LLMSettings(BaseModel):
@@ -75,17 +95,41 @@ class LLMSettings(BaseModel):
     job_token_budget: int | None = Field(default=None, description="max tokens per job")
     prices: dict[str, tuple[float, float]] = Field(
         default_factory=dict, description="model -> (USD per 1M input, per 1M output tokens)")
+    default_temperature: float = Field(default=0.2, description="temperature of unlisted roles")
+    default_max_tokens: int = Field(default=2048, description="max output tokens per call")
+    role_temperatures: dict[str, float] = Field(
+        default_factory=lambda: {
+            "reader": 0.2, "checker": 0.0, "questioner": 0.7, "editor": 0.3, "reviewer": 0.4,
+            "contribution_reviewer": 0.4, "methodology_reviewer": 0.3,
+            "experiment_reviewer": 0.2, "devil": 0.8, "meta": 0.3, "planner": 0.3,
+            "answerer": 0.2, "reranker": 0.0, "distiller": 0.2},
+        description="seed temperature per role (a role's own temperature setting wins)")
+    local_threads: int | None = Field(default=None, description="CPU threads of the bundled model")
 
 
 class WorkflowSettings(BaseModel):
     """Knobs of the three workflows."""
 
     reading_max_rewrites: int = Field(default=1, description="deep-reader rewrites when credibility is low")
+    reading_context_tokens: int | None = Field(
+        default=None, description="paper tokens the reader sees; None = reader window minus room")
+    reading_max_points: int = Field(
+        default=4, description="points per part (method, derivation, results); 2 on small windows")
     review_second_round_threshold: float = Field(
         default=2.0, description="score spread that triggers a second adversarial round")
     review_max_rounds: int = Field(default=2, description="adversarial rounds at most")
+    review_input_chars: int | None = Field(
+        default=None, description="paper characters each reviewer sees; None = from its model's window")
+    review_max_comments: int = Field(default=4, description="comments per reviewer at most")
+    review_unverified_weight: float = Field(
+        default=0.5, description="confidence factor of a comment whose quote or reference is unverified")
+    review_signoff: bool = Field(
+        default=False, description="pause for a human sign-off before the review run ends")
     qa_max_steps: int = Field(default=12, description="deep QA steps at most")
     qa_max_retrievals_per_task: int = Field(default=3, description="retrievals per sub-task")
+    qa_max_replans: int = Field(default=1, description="deep QA replans after an empty sub-task")
+    qa_search_k: int = Field(default=8, description="passages fetched per QA retrieval")
+    qa_keep: int = Field(default=4, description="passages kept after reranking, per retrieval")
 
 
 class ApiSettings(BaseModel):
@@ -119,6 +163,12 @@ class Settings(BaseSettings):
     @property
     def db_path(self) -> Path:
         return self.home_dir / "library.sqlite3"
+
+    @property
+    def checkpoint_path(self) -> Path:
+        """Workflow checkpoints live beside the library file, in their own SQLite file, so
+        the async checkpointer never contends for the library's write lock."""
+        return self.home_dir / "checkpoints.sqlite3"
 
 
 def load_settings(home: Path | None = None, **overrides: object) -> Settings:

@@ -1,0 +1,55 @@
+"""`papermind models`: the effective role -> model mapping, and a check of each endpoint."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from papermind.cli.context import state, wants_json
+from papermind.errors import ProviderError
+from papermind.llm.health import check_endpoints, role_table
+from papermind.llm.local import INSTALL_HINT, local_model_name
+
+
+def models(
+    ctx: typer.Context,
+    check: Annotated[bool, typer.Option(
+        "--check/--no-check", help="Probe each endpoint (GET /models; local: installed?).")] = True,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """Show which model and temperature each role uses, and whether its endpoint answers."""
+    cli = state(ctx)
+    settings = cli.settings.llm
+    rows = role_table(settings, local_model_name())
+    statuses = asyncio.run(check_endpoints(settings, local_model_name())) if check else []
+    demo = any(row.provider == "local" for row in rows)
+    if wants_json(ctx, as_json):
+        cli.emit_json({"roles": [vars(r) for r in rows], "demo_quality": demo,
+                       "endpoints": [s.to_dict() for s in statuses]})
+    else:
+        table = Table("role", "endpoint", "provider", "model", "temp", "max tokens")
+        for r in rows:
+            table.add_row(r.role, r.endpoint, r.provider, escape(r.model), f"{r.temperature:g}",
+                          str(r.max_tokens))
+        cli.console.print(table)
+        if statuses:
+            checks = Table("endpoint", "model", "ok", "detail")
+            for s in statuses:
+                checks.add_row(s.endpoint, escape(s.model), "yes" if s.ok else "NO",
+                               escape(s.detail))
+            cli.console.print(checks)
+        if demo:
+            cli.err.print("Roles on the bundled local model give demo-quality output. For real "
+                          f"results, {INSTALL_HINT.split(', or ', 1)[1]}.", markup=False,
+                          soft_wrap=True)
+    failed = [s.endpoint for s in statuses if not s.ok]
+    if failed:
+        raise ProviderError(f"endpoint check failed: {', '.join(failed)}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("models")(models)

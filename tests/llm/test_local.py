@@ -1,0 +1,65 @@
+"""The offline default: locating / assembling the bundled model, and one real smoke test."""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from pathlib import Path
+
+import pytest
+from pydantic import BaseModel, Field
+
+from papermind.config import LLMSettings
+from papermind.errors import ConfigError
+from papermind.llm import build_gateway
+from papermind.llm.local import BundledModel, installed_model, local_status, locate_bundled
+
+
+def _fake_parts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunks: list[bytes]) -> None:
+    for i, chunk in enumerate(chunks, start=1):
+        package = tmp_path / "site" / f"pm_fake_part{i}"
+        (package / "data").mkdir(parents=True)
+        (package / "__init__.py").write_text("raise RuntimeError('must not be imported')\n")
+        (package / "data" / "blob.bin").write_bytes(chunk)
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    monkeypatch.setenv("PAPERMIND_MODEL_DIR", str(tmp_path / "models"))
+
+
+def test_split_model_is_assembled_once_and_verified(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    chunks = [b"GGUF" + b"a" * 1000, b"b" * 2000, b"c" * 5]
+    _fake_parts(tmp_path, monkeypatch, chunks)
+    files = tuple((f"pm_fake_part{i}", "data/blob.bin") for i in range(1, 4))
+    model = BundledModel("fake", files, hashlib.sha256(b"".join(chunks)).hexdigest(), "MIT")
+    path = locate_bundled(model)
+    assert path is not None and path.read_bytes() == b"".join(chunks)
+    assert path.parent == tmp_path / "models"
+    assert locate_bundled(model) == path  # reused, not rebuilt
+    assert "pm_fake_part1" not in sys.modules  # located, never imported
+    wrong = BundledModel("wrong", files, "0" * 64, "MIT")
+    with pytest.raises(ConfigError, match="checksum"):
+        locate_bundled(wrong)
+    assert not list((tmp_path / "models").glob("*.partial"))
+    missing = BundledModel("missing", (("pm_no_such_package", "x"),), "0" * 64, "MIT")
+    assert locate_bundled(missing) is None
+
+
+class Topic(BaseModel):
+    """The topic of a sentence."""
+
+    topic: str = Field(description="one or two words")
+    is_science: bool
+
+
+@pytest.mark.localmodel
+async def test_offline_default_answers_a_structured_call() -> None:
+    pytest.importorskip("llama_cpp", reason="the local extra is not installed")
+    if installed_model() is None:
+        pytest.skip("no bundled model installed (pip install 'papermind[local]')")
+    assert local_status()[0]
+    gateway = build_gateway(LLMSettings(default_max_tokens=96))  # no endpoint configured
+    assert gateway.is_demo_quality
+    result = await gateway.structured("reader", [(
+        "user", "Sentence: 'Transformers use self-attention to model sequences.'")], Topic)
+    assert isinstance(result, Topic) and result.topic.strip()
+    assert gateway.usage.total().tokens_out > 0
