@@ -1,0 +1,98 @@
+"""``papermind review``: a multi-agent pre-submission review panel with live progress."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from papermind.cli.context import container, state, wants_json
+from papermind.domain.review import ReviewReport
+from papermind.services.review import Reviewers, ReviewRun, review_paper
+from papermind.workflows.ports import ProgressCallback
+from papermind.workflows.review.render import to_json
+
+
+def review(
+    ctx: typer.Context,
+    paper: Annotated[str, typer.Argument(
+        metavar="PAPER", help="Library id (or unique prefix), or a .pdf/.txt/.md file to add first.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    out: Annotated[Path | None, typer.Option(
+        "--out", help="Folder for report.json, report.md and report.html "
+                      "(default: <home>/reports/<job id>).")] = None,
+    reviewers: Annotated[str, typer.Option(
+        "--reviewers", help="'full': editor, three reviewers, devil's advocate, meta; "
+                            "'minimal': editor, two reviewers and meta (small budgets).")] = "full",
+    signoff: Annotated[bool, typer.Option(
+        "--signoff", help="Ask for a human sign-off before the run ends.")] = False,
+) -> None:
+    """Pre-review a paper with a panel of agents; every comment points at page and line or
+    is marked UNVERIFIED.
+
+    An editor, contribution, methodology and experiment reviewers who each see only their
+    sections, a devil's advocate and a meta-reviewer. A pre-review aid, never a decision."""
+    if reviewers not in ("minimal", "full"):
+        raise typer.BadParameter("use 'minimal' or 'full'", param_hint="--reviewers")
+    cli = state(ctx)
+    panel: Reviewers = "full" if reviewers == "full" else "minimal"
+    with cli.err.status("starting the review panel..."):
+        run = asyncio.run(review_paper(container(ctx), paper, reviewers=panel, out_dir=out,
+                                       progress=_progress(cli.err), signoff=signoff or None))
+    if run.status == "interrupted":
+        run = _sign_off(ctx, run, panel, out)
+    for path in run.files:
+        cli.err.print(f"wrote {path}")
+    if wants_json(ctx, as_json):
+        cli.emit_json(to_json(run.report))
+    else:
+        _print_summary(cli.console, run)
+
+
+def _sign_off(ctx: typer.Context, run: ReviewRun, panel: Reviewers, out: Path | None) -> ReviewRun:
+    cli = state(ctx)
+    cli.err.print(f"recommendation: [bold]{run.report.recommendation}[/]; "
+                  f"scores {[(s.reviewer, s.final) for s in run.report.scores]}")
+    approved = typer.confirm("Sign off this pre-review report?", default=True, err=True)
+    note = typer.prompt("Note (optional)", default="", show_default=False, err=True)
+    return asyncio.run(review_paper(container(ctx), run.report.paper_id, reviewers=panel,
+                                    job_id=run.job_id, out_dir=out, signoff=True,
+                                    resume={"approved": approved, "note": note},
+                                    progress=_progress(cli.err)))
+
+
+def _progress(err: Console) -> ProgressCallback:
+    def show(node: str, info: dict[str, object]) -> None:
+        err.print(f"[green]done[/] {node} [dim]{info.get('seconds', '')} s[/] "
+                  f"{info.get('summary', '')}", highlight=False)
+    return show
+
+
+def _print_summary(console: Console, run: ReviewRun) -> None:
+    r: ReviewReport = run.report
+    console.print(f"[italic]{r.disclaimer}[/]")
+    if r.demo_quality:
+        console.print("[yellow]demo quality: bundled local model[/]")
+    for finding in r.findings:
+        console.print(f"[red]hidden text[/] p. {finding.page}: {finding.text!r} ({finding.reason})",
+                      highlight=False)
+    console.print(f"[bold]{r.title or r.paper_id}[/]: [bold]{r.recommendation}[/] "
+                  f"(confidence {r.recommendation_confidence:.2f}, {r.rounds} round(s))",
+                  highlight=False)
+    for s in r.scores:
+        console.print(f"  {s.reviewer} ({s.aspect}): {s.original:g} -> {s.final:g}"
+                      f"{'  ' + s.change if s.change else ''}", highlight=False)
+    for c in r.comments:
+        mark = f"[green]{c.location}[/]" if c.verified else "[red]UNVERIFIED[/]"
+        console.print(f"{c.message_id} {c.sender} {c.kind}: {c.content} ({mark})", highlight=False)
+    m = r.metrics
+    console.print(f"independence {m.independence:.2f}, attack coverage {m.attack_coverage:.2f}, "
+                  f"traceability {m.traceability:.2f}; tokens {r.usage.get('tokens_in', 0)} in / "
+                  f"{r.usage.get('tokens_out', 0)} out; job {run.job_id}", highlight=False)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("review")(review)

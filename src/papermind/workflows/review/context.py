@@ -1,0 +1,36 @@
+"""Runtime context of the review graph: collaborators and settings values, no globals."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol, TypeVar
+
+from langchain_core.messages import BaseMessage
+from pydantic import BaseModel
+
+from papermind.workflows.ports import Grounder
+
+T = TypeVar("T", bound=BaseModel)
+
+
+class StructuredModel(Protocol):
+    """The part of papermind.llm.Gateway the panel uses."""
+
+    async def structured(self, role: str, messages: Sequence[BaseMessage], schema: type[T],
+                         *, node: str | None = None) -> T:
+        ...
+
+
+@dataclass
+class ReviewContext:
+    """Collaborators and knobs; services build it from Settings."""
+
+    gateway: StructuredModel
+    grounder: Grounder
+    second_round_threshold: float = 2.0
+    max_rounds: int = 2
+    signoff: bool = False
+    input_chars: int = 6000
+    max_comments: int = 4
+    unverified_weight: float = 0.5

@@ -1,0 +1,246 @@
+"""Nodes of the review panel: each does one thing, at most one LLM call, partial updates."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from langgraph.runtime import Runtime
+from langgraph.types import interrupt
+
+from papermind.domain import Paper
+from papermind.domain.review import ReviewMessage, RevisionItem, Target
+from papermind.llm import fence_untrusted
+from papermind.workflows.review import arbitration as arb
+from papermind.workflows.review.briefs import claims_brief, disagreements_brief, panel_brief
+from papermind.workflows.review.checking import check_new_messages
+from papermind.workflows.review.context import ReviewContext
+from papermind.workflows.review.drafts import (
+    CommentDraft,
+    DevilDraft,
+    EditorDraft,
+    MetaDraft,
+    ReviewerComment,
+    ReviewerDraft,
+)
+from papermind.workflows.review.messages import ask, deliver, message_id
+from papermind.workflows.review.prompts import PROMPTS
+from papermind.workflows.review.state import ReviewState, active_reviewers
+from papermind.workflows.review.targets import resolve_target
+from papermind.workflows.review.views import (
+    View,
+    contribution_view,
+    editor_view,
+    experiment_view,
+    methodology_view,
+)
+
+Update = dict[str, Any]
+_DEFAULT_TASKS = {
+    "contribution_reviewer": "Judge novelty and the stated contributions.",
+    "methodology_reviewer": "Check the method for completeness, reproducibility and gaps.",
+    "experiment_reviewer": "Check whether the experiments support the claims.",
+}
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def _stamp(node: str, started: str, summary: str) -> list[dict[str, Any]]:
+    return [{"node": node, "started": started, "finished": _now(), "summary": summary}]
+
+
+def _text(value: str, fallback: str) -> str:
+    return value.strip() or fallback
+
+
+async def plan_review(state: ReviewState, runtime: Runtime[ReviewContext]) -> Update:
+    """Editor: structure summary and one task per active reviewer."""
+    started, paper = _now(), state["paper"]
+    reviewers = active_reviewers(state["panel"])
+    prompt = PROMPTS["editor"].render(paper=fence_untrusted(editor_view(paper).text),
+                                      reviewers=", ".join(reviewers))
+    # The grounder indexes the paper on first use: do it while the editor's model works.
+    warm = asyncio.to_thread(runtime.context.grounder.resolve_reference, paper, paper.title)
+    draft, _ = await asyncio.gather(
+        runtime.context.gateway.structured("editor", prompt, EditorDraft, node="editor"), warm)
+    tasks = {"contribution_reviewer": draft.contribution_task,
+             "methodology_reviewer": draft.methodology_task,
+             "experiment_reviewer": draft.experiment_task}
+    messages = [ReviewMessage(id=message_id(1, "editor", 0), sender="editor", receiver="meta",
+                              kind="summary", confidence=1.0,
+                              content=_text(draft.summary, "(no summary given)"))]
+    messages += [ReviewMessage(id=message_id(1, "editor", n), sender="editor", receiver=role,
+                               kind="task", confidence=1.0,
+                               content=_text(tasks[role], _DEFAULT_TASKS[role]))
+                 for n, role in enumerate(reviewers, 1)]
+    return {"round": 1, "messages": deliver(messages),
+            "history": _stamp("editor", started, f"tasks for {', '.join(reviewers)}")}
+
+
+async def review_contribution(state: ReviewState, runtime: Runtime[ReviewContext]) -> Update:
+    """Contribution reviewer: abstract, introduction, conclusion -> novelty score, issues."""
+    view = contribution_view(state["paper"], runtime.context.input_chars)
+    return await _review(state, runtime, "contribution_reviewer", view)
+
+
+async def review_methodology(state: ReviewState, runtime: Runtime[ReviewContext]) -> Update:
+    """Methodology reviewer: method sections, equations, figures, tables -> defects."""
+    view = methodology_view(state["paper"], runtime.context.input_chars)
+    return await _review(state, runtime, "methodology_reviewer", view)
+
+
+async def review_experiments(state: ReviewState, runtime: Runtime[ReviewContext]) -> Update:
+    """Experiment reviewer: experiment sections, tables, ablations -> challenges."""
+    view = experiment_view(state["paper"], runtime.context.input_chars)
+    return await _review(state, runtime, "experiment_reviewer", view)
+
+
+async def _review(state: ReviewState, runtime: Runtime[ReviewContext], role: str,
+                  view: View) -> Update:
+    started, ctx, paper = _now(), runtime.context, state["paper"]
+    task = next((m.content for m in state.get("messages", [])
+                 if m.kind == "task" and m.receiver == role), _DEFAULT_TASKS[role])
+    prompt = PROMPTS[role].render(task=task, paper=fence_untrusted(view.text),
+                                  max_comments=ctx.max_comments)
+    draft = await ctx.gateway.structured(role, prompt, ReviewerDraft, node=role)
+    messages = [ReviewMessage(id=message_id(1, role, 0), sender=role, receiver="meta",
+                              kind="summary", score=draft.score, confidence=draft.confidence,
+                              content=_text(draft.summary, "(no summary given)"))]
+    comments = [c for c in draft.comments if c.content.strip()][: ctx.max_comments]
+    messages += [_comment(paper, c, role, 1, n, receiver="meta")
+                 for n, c in enumerate(comments, 1)]
+    summary = f"score {draft.score:g}, {len(comments)} comments from {len(view.sections)} sections"
+    return {"messages": deliver(messages), "original_scores": {role: draft.score},
+            "history": _stamp(role, started, summary)}
+
+
+def _comment(paper: Paper, draft: CommentDraft, sender: Any, round_: int, n: int, *,
+             receiver: str, reply_to: str | None = None, target: Target | None = None
+             ) -> ReviewMessage:
+    resolved = resolve_target(paper, draft.target) if draft.target.strip() else target
+    cited = draft.references if isinstance(draft, ReviewerComment) else []
+    return ReviewMessage(id=message_id(round_, sender, n), sender=sender, receiver=receiver,
+                         round=round_, kind=draft.kind, target=resolved or Target(),
+                         content=draft.content.strip(), confidence=draft.confidence,
+                         references=[r for r in cited if r.strip()],
+                         quote=draft.quote.strip(), reply_to=reply_to)
+
+
+async def challenge_claims(state: ReviewState, runtime: Runtime[ReviewContext]) -> Update:
+    """Devil's advocate: a counter-hypothesis for each positive claim, tied to its excerpt."""
+    started, ctx, round_ = _now(), runtime.context, state.get("round", 1)
+    claims = arb.claims_for_round(state, round_)
+    if not claims:
+        return {"history": _stamp("devil_advocate", started, "no positive claims to attack")}
+    text, aliases = claims_brief(claims)
+    prompt = PROMPTS["devil"].render(claims=fence_untrusted(text, "CLAIMS"))
+    draft = await ctx.gateway.structured("devil", prompt, DevilDraft, node="devil_advocate")
+    by_id = {c.id: c for c in claims}
+    messages: list[ReviewMessage] = []
+    for n, attack in enumerate((a for a in draft.attacks if a.content.strip()), 1):
+        claim_id = aliases.resolve(attack.claim) or claims[(n - 1) % len(claims)].id
+        claim = by_id[claim_id]
+        messages.append(_comment(state["paper"], attack, "devil", round_, n,
+                                 receiver=claim.sender, reply_to=claim.id, target=claim.target))
+    attacked = len({m.reply_to for m in messages})
+    return {"messages": deliver(messages),
+            "history": _stamp("devil_advocate", started,
+                              f"round {round_}: {len(messages)} attacks on {attacked}/{len(claims)} claims")}
+
+
+async def check_grounding(state: ReviewState, runtime: Runtime[ReviewContext]) -> Update:
+    """Grounding checker: every quote and cited work through the Grounder (no LLM)."""
+    started, ctx = _now(), runtime.context
+    checks = await asyncio.to_thread(  # CPU work: keep the event loop free for other jobs
+        check_new_messages, ctx.grounder, state["paper"], state.get("messages", []),
+        set(state.get("checks", {})), unverified_weight=ctx.unverified_weight)
+    verified = sum(c.verified for c in checks.values())
+    return {"checks": checks,
+            "history": _stamp("grounding_checker", started,
+                              f"{verified}/{len(checks)} messages verified")}
+
+
+async def arbitrate(state: ReviewState, runtime: Runtime[ReviewContext]) -> Update:
+    """Meta-reviewer: settle disagreements, explicit score changes, recommendation, plan."""
+    started, ctx, round_ = _now(), runtime.context, state.get("round", 1)
+    disagreements = arb.find_disagreements(state, round_, ctx.second_round_threshold)
+    scores = arb.current_scores(state)
+    panel, aliases = panel_brief(state, state.get("checks", {}))
+    prompt = PROMPTS["meta"].render(panel=fence_untrusted(panel, "PANEL"),
+                                    disagreements=disagreements_brief(disagreements, aliases))
+    draft, _ = await ask(ctx.gateway, "meta", prompt, MetaDraft, node="meta_reviewer",
+                         check=lambda d: arb.score_change_errors(d, scores), strict=False)
+    changes = arb.settle_changes(draft, scores, round_)
+    arbitrations = arb.settle_disagreements(disagreements, draft.arbitrations, round_)
+    after = arb.current_scores({**state, "score_changes": [*state.get("score_changes", []),
+                                                            *changes]})
+    unresolved = arb.spread(after)
+    next_round = ("devil" in state["panel"] and round_ < ctx.max_rounds
+                  and unresolved > ctx.second_round_threshold)
+    plan = [RevisionItem(priority=n, action=p.action.strip(),
+                         addresses=[i for a in p.addresses if (i := aliases.resolve(a))])
+            for n, p in enumerate((p for p in draft.revision_plan if p.action.strip()), 1)]
+    decision = arb.decision(round_, draft, plan, unresolved, next_round)
+    messages = _meta_messages(round_, arbitrations, changes, plan, decision.recommendation)
+    summary = (f"round {round_}: {decision.recommendation}, {len(arbitrations)} arbitrations, "
+               f"{sum(c.accepted for c in changes)}/{len(changes)} score changes accepted, "
+               f"spread {unresolved:g}{' -> another round' if next_round else ''}")
+    return {"disagreements": disagreements, "arbitrations": arbitrations,
+            "score_changes": changes, "decisions": [decision], "messages": deliver(messages),
+            "round": round_ + 1 if next_round else round_,
+            "history": _stamp("meta_reviewer", started, summary)}
+
+
+def _meta_messages(round_: int, arbitrations: list[Any], changes: list[Any],
+                   plan: list[RevisionItem], recommendation: str) -> list[ReviewMessage]:
+    out = [ReviewMessage(id=message_id(round_, "meta", 0), sender="meta", receiver="all",
+                         round=round_, kind="summary", confidence=1.0,
+                         content=f"recommendation: {recommendation}")]
+    for a in arbitrations:
+        out.append(ReviewMessage(id=message_id(round_, "meta", len(out)), sender="meta",
+                                 receiver="all", round=round_, kind="arbitration", confidence=1.0,
+                                 reply_to=a.disagreement_id, content=f"{a.verdict}: {a.reason}"))
+    for c in changes:
+        out.append(ReviewMessage(id=message_id(round_, "meta", len(out)), sender="meta",
+                                 receiver=c.reviewer, round=round_, kind="score_change",
+                                 confidence=1.0, from_score=c.from_score, to_score=c.to_score,
+                                 content=c.label() if c.accepted else f"REJECTED: {c.rejection}"))
+    for item in plan:
+        out.append(ReviewMessage(id=message_id(round_, "meta", len(out)), sender="meta",
+                                 receiver="authors", round=round_, kind="plan_item",
+                                 confidence=1.0, content=f"{item.priority}. {item.action}"))
+    return out
+
+
+async def request_signoff(state: ReviewState, runtime: Runtime[ReviewContext]) -> Update:
+    """Optional human sign-off: pauses the run (interrupt) until a person answers."""
+    started = _now()
+    if not runtime.context.signoff:
+        return {"signoff": {"requested": False},
+                "history": _stamp("human_signoff", started, "not requested")}
+    decision = state.get("decisions", [])[-1:]
+    answer = interrupt({"question": "Sign off this pre-review report? (approved, note)",
+                        "recommendation": decision[0].recommendation if decision else None,
+                        "scores": arb.current_scores(state)})
+    approved = bool(answer.get("approved")) if isinstance(answer, dict) else bool(answer)
+    note = str(answer.get("note", "")) if isinstance(answer, dict) else ""
+    return {"signoff": {"requested": True, "approved": approved, "note": note, "at": _now()},
+            "history": _stamp("human_signoff", started,
+                              "approved" if approved else "not approved")}
+
+
+def route_reviewers(state: ReviewState) -> list[str]:
+    """Fan-out: the active reviewers run in parallel."""
+    return active_reviewers(state["panel"])
+
+
+def route_after_reviews(state: ReviewState) -> Literal["devil_advocate", "grounding_checker"]:
+    return "devil_advocate" if "devil" in state["panel"] else "grounding_checker"
+
+
+def route_after_meta(state: ReviewState) -> Literal["devil_advocate", "human_signoff"]:
+    decisions = state.get("decisions", [])
+    return "devil_advocate" if decisions and decisions[-1].next_round else "human_signoff"

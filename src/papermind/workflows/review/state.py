@@ -1,0 +1,50 @@
+"""Graph state of the review panel: narrow input, message log with an id-deduplicating reducer."""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, Any, TypedDict
+
+from papermind.domain import Paper
+from papermind.domain.review import (
+    Arbitration,
+    Disagreement,
+    MessageCheck,
+    MetaDecision,
+    ReviewMessage,
+    ScoreChange,
+)
+from papermind.workflows.review.messages import keep_first, merge_messages, update_dict
+
+FULL_PANEL = ["editor", "contribution_reviewer", "methodology_reviewer", "experiment_reviewer",
+              "devil", "meta"]
+
+
+class ReviewInput(TypedDict):
+    """What a run starts from."""
+
+    paper: Paper
+    panel: list[str]
+
+
+class ReviewState(TypedDict, total=False):
+    """Everything the panel has said and checked so far."""
+
+    paper: Paper
+    panel: list[str]
+    round: int
+    messages: Annotated[list[ReviewMessage], merge_messages]
+    original_scores: Annotated[dict[str, float], keep_first]
+    checks: Annotated[dict[str, MessageCheck], update_dict]
+    disagreements: Annotated[list[Disagreement], operator.add]
+    arbitrations: Annotated[list[Arbitration], operator.add]
+    score_changes: Annotated[list[ScoreChange], operator.add]
+    decisions: Annotated[list[MetaDecision], operator.add]
+    history: Annotated[list[dict[str, Any]], operator.add]
+    signoff: dict[str, Any]
+
+
+def active_reviewers(panel: list[str]) -> list[str]:
+    """The reviewer roles in ``panel``, in a fixed order."""
+    order = ["contribution_reviewer", "methodology_reviewer", "experiment_reviewer"]
+    return [role for role in order if role in panel]

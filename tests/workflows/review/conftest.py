@@ -1,0 +1,86 @@
+"""Scripts and helpers for review graph tests (fresh graph + in-memory checkpointer each run)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from papermind.domain import Paper
+from papermind.services.checkpoints import memory_checkpointer
+from papermind.services.grounder import GroundingAdapter
+from papermind.services.runner import RunResult, run_graph
+from papermind.workflows.review import FULL_PANEL, ReviewContext, build_graph
+from tests.workflows.review.paperkit import build_paper
+
+EDITOR = {"summary": "A sparse routing model for long legal documents, evaluated on LexGLUE.",
+          "contribution_task": "Is the routing scheme new?",
+          "methodology_task": "Is the slot router specified fully?",
+          "experiment_task": "Do the LexGLUE results support the claims?"}
+
+
+def reviewer(score: float, strength: tuple[str, str], issue: tuple[str, str, list[str]],
+             target: str = "") -> dict[str, Any]:
+    return {"score": score, "summary": "summary", "confidence": 0.8, "comments": [
+        {"kind": "strength", "target": target, "content": strength[0], "quote": strength[1],
+         "confidence": 0.8},
+        {"kind": "issue", "target": target, "content": issue[0], "quote": issue[1],
+         "references": issue[2], "confidence": 0.7}]}
+
+
+CONTRIBUTION = reviewer(
+    7, ("The routing scheme is a clear contribution.",
+        "Our first contribution is a routing scheme that keeps the clauses that matter"),
+    ("The claim about prior work is not quantified.",
+     "Prior sparse transformers lose accuracy on contracts", []), "Section 1")
+METHODOLOGY = reviewer(
+    6, ("The annealed temperature is well motivated.",
+        "a learned routing temperature that is annealed during training"),
+    ("Hyperparameters are not tuned per dataset, hurting reproducibility.",
+     "The hyperparameters of the slot router are not tuned per dataset", []), "Eq. 1")
+EXPERIMENT = reviewer(
+    5, ("The gain over Longformer is solid.",
+        "Zebraformer improves macro-F1 by 2.4 points over Longformer"),
+    ("Only three seeds; variance is not reported, unlike Smith et al. (2031).",
+     "with three random seeds", ["Smith et al., 2031"]), "Table 1")
+DEVIL = {"attacks": [
+    {"kind": "attack", "claim": f"C{n}", "content": f"Counter-hypothesis {n}: the effect may "
+     "come from tuning, not the idea.", "quote": quote, "confidence": 0.6}
+    for n, quote in enumerate(["routing scheme that keeps the clauses",
+                               "routing temperature that is annealed",
+                               "improves macro-F1 by 2.4 points"], 1)]}
+META = {"arbitrations": [{"disagreement": "D1.1", "verdict": "claim_stands", "reason": "ok"},
+                         {"disagreement": "D1.2", "verdict": "attack_stands", "reason": "tuning"},
+                         {"disagreement": "D1.3", "verdict": "unresolved", "reason": "unclear"}],
+        "score_changes": [], "recommendation": "major_revision", "confidence": 0.6,
+        "revision_plan": [{"action": "Tune the router per dataset.", "addresses": ["M4"]},
+                          {"action": "Report variance over seeds.", "addresses": ["M6"]}]}
+
+
+def script(**changes: Any) -> dict[str, list[Any]]:
+    base: dict[str, list[Any]] = {
+        "editor": [EDITOR], "contribution_reviewer": [CONTRIBUTION],
+        "methodology_reviewer": [METHODOLOGY], "experiment_reviewer": [EXPERIMENT],
+        "devil": [DEVIL], "meta": [META]}
+    base.update(changes)
+    return base
+
+
+@pytest.fixture
+def paper() -> Paper:
+    return build_paper()
+
+
+def context(gateway: Any, **knobs: Any) -> ReviewContext:
+    return ReviewContext(gateway=gateway, grounder=GroundingAdapter(), **knobs)
+
+
+async def run_review(gateway: Any, paper: Paper, *, panel: list[str] | None = None,
+                     checkpointer: Any = None, thread_id: str = "job-1",
+                     interrupt_before: list[str] | None = None, resume: Any = None,
+                     **knobs: Any) -> RunResult:
+    """One run on a fresh graph (and a fresh in-memory checkpointer unless given)."""
+    return await run_graph(build_graph(), {"paper": paper, "panel": panel or list(FULL_PANEL)},
+                           thread_id=thread_id, checkpointer=checkpointer or memory_checkpointer(),
+                           context=context(gateway, **knobs), interrupt_before=interrupt_before,
+                           resume=resume)

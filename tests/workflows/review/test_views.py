@@ -1,0 +1,80 @@
+"""Role views: selection by Section.kind, by heading when kinds are missing, by position last."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from papermind.domain import Paper
+from papermind.workflows.review.targets import resolve_target
+from papermind.workflows.review.views import (
+    contribution_view,
+    editor_view,
+    experiment_view,
+    methodology_view,
+    section_groups,
+)
+from tests.workflows.review.paperkit import DISTINCT, build_paper
+
+VIEWS = {"contribution": (contribution_view, {"abstract", "introduction", "conclusion"}),
+         "method": (methodology_view, {"method", "equation", "figure"}),
+         "experiment": (experiment_view, {"experiments", "table", "ablation"})}
+
+
+def _check(paper: Paper) -> None:
+    for name, (view, parts) in VIEWS.items():
+        text = view(paper, 4000).text
+        for part, phrase in DISTINCT.items():
+            assert (phrase in text) == (part in parts), (name, part)
+
+
+def test_views_by_section_kind() -> None:
+    _check(build_paper())
+
+
+def test_views_by_heading_when_kinds_are_missing() -> None:
+    paper = build_paper(with_kinds=False)
+    assert set(section_groups(paper).values()) >= {"intro", "method", "experiment", "ablation"}
+    _check(paper)
+
+
+def test_positional_fallback_without_headings() -> None:
+    paper = build_paper()
+    flat = paper.model_copy(update={
+        "sections": [], "abstract": "",
+        "paragraphs": [p.model_copy(update={"section_id": None}) for p in paper.paragraphs]})
+    method, experiment = methodology_view(flat, 4000), experiment_view(flat, 4000)
+    assert method.text and experiment.text and method.text != experiment.text
+    assert DISTINCT["method"] in method.text and DISTINCT["ablation"] in experiment.text
+
+
+def test_budget_is_shared_fairly_across_sections() -> None:
+    text = experiment_view(build_paper(), 160).text
+    assert len(text) < 300
+    assert "## 4 Experiments" in text and "## 4.1 Ablation study" in text
+
+
+def test_editor_sees_outline_only() -> None:
+    text = editor_view(build_paper()).text
+    assert "4.1 Ablation study" in text and DISTINCT["abstract"] in text
+    assert DISTINCT["method"] not in text
+
+
+def test_targets_resolve_to_elements() -> None:
+    paper = build_paper()
+    table = resolve_target(paper, "Table 1")
+    assert table.kind == "table" and table.anchor is not None
+    assert paper.page(table.anchor.page).line(table.anchor.line_start).text.startswith("Table 1")
+    assert resolve_target(paper, "Eq. (1)").anchor is not None
+    assert resolve_target(paper, "Section 4.1").anchor is not None
+    assert resolve_target(paper, "p. 1, l. 2-3").anchor is not None
+    assert resolve_target(paper, "Table 9").anchor is None
+    assert resolve_target(paper, "p. 99, l. 1").anchor is None
+
+
+def test_real_paper_views_are_distinct(shared_data: Path) -> None:
+    from papermind.ingest import parse_file
+
+    paper = parse_file(shared_data / "iclr_bench" / "papers" / "04pGUg0-pdZ.txt")
+    views = [view(paper, 6000) for view, _ in VIEWS.values()]
+    assert all(v.text and len(v.text) <= 6000 + 200 for v in views)
+    assert views[0].sections != views[1].sections != views[2].sections
