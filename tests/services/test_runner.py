@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import operator
 from pathlib import Path
 from typing import Annotated, TypedDict
@@ -66,3 +67,26 @@ async def test_resume_after_interrupt_skips_completed_nodes(tmp_path: Path) -> N
     assert counter == {"locate": 1, "report": 1}
     assert isinstance(second.state["evidence"][0], Evidence)
     assert again.nodes_run == [] and again.state["calls"] == ["locate", "report"]
+
+
+class _LosesStepCheckpoint(type(memory_checkpointer())):  # type: ignore[misc]
+    """Dies while saving step ``die_at``'s checkpoint, after the task's writes were saved
+    (what a SIGKILL between the two leaves in the SQLite file)."""
+
+    die_at: int | None = 1
+
+    async def aput(self, config, checkpoint, metadata, new_versions):  # type: ignore[no-untyped-def]
+        if self.die_at is not None and metadata.get("step") == self.die_at:
+            raise RuntimeError("killed")
+        return await super().aput(config, checkpoint, metadata, new_versions)
+
+
+async def test_resume_when_only_the_last_tasks_writes_survived() -> None:
+    counter: dict[str, int] = {}
+    saver = _LosesStepCheckpoint()
+    with contextlib.suppress(RuntimeError):  # the simulated kill
+        await run_graph(_graph(counter), {"quote": "q"}, thread_id="t", checkpointer=saver)
+    saver.die_at = None
+    again = await run_graph(_graph(counter), {"quote": "q"}, thread_id="t", checkpointer=saver)
+    assert again.status == "completed" and again.state["calls"] == ["locate", "report"]
+    assert counter["locate"] == 1, "locate's saved writes were reused, not re-run"

@@ -8,6 +8,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from papermind import errors
 from papermind.services.uploads import PayloadTooLarge, UnsupportedType
@@ -58,7 +59,35 @@ def install(app: FastAPI) -> None:
     async def _http(_: Request, err: StarletteHTTPException) -> JSONResponse:
         return problem(err.status_code, "http-error", str(err.detail))
 
-    @app.exception_handler(Exception)
-    async def _crash(request: Request, err: Exception) -> JSONResponse:
-        log.exception("unhandled error on %s %s", request.method, request.url.path)
-        return problem(500, "internal-error", "internal error; the server log has details")
+    app.add_middleware(CatchUnhandled)
+
+
+class CatchUnhandled:
+    """Answer an unhandled error with a 500 problem and log it, without re-raising.
+
+    Starlette's own last-resort handler re-raises after answering, which makes uvicorn close
+    the connection: a client's next request on that keep-alive connection then fails.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracked(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracked)
+        except Exception:
+            log.exception("unhandled error on %s %s", scope.get("method"), scope.get("path"))
+            if started:
+                raise  # too late for a problem response; uvicorn closes the connection
+            response = problem(500, "internal-error", "internal error; the server log has details")
+            await response(scope, receive, send)

@@ -51,8 +51,11 @@ async def run_graph(
     app = graph.compile(checkpointer=checkpointer, interrupt_before=interrupt_before)
     config: RunnableConfig = {"configurable": {"thread_id": thread_id}}
     snapshot = await app.aget_state(config)
-    started = bool(snapshot.values) or bool(snapshot.next)
-    if started and not snapshot.next and resume is None:
+    # ``next`` omits tasks whose writes were saved before the process died (their step's
+    # checkpoint was not): such a thread is not finished, ``tasks`` still lists them.
+    pending = bool(snapshot.next) or bool(snapshot.tasks)
+    started = bool(snapshot.values) or pending
+    if started and not pending and resume is None:
         return RunResult(status="completed", state=dict(snapshot.values))
     payload: Any
     if resume is not None:

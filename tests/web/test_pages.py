@@ -1,0 +1,125 @@
+"""Web UI pages over HTTP (no browser): content, highlights from line boxes, odd input."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from papermind.api.app import create_app
+from papermind.config import ApiSettings, SearchSettings, load_settings
+from papermind.domain.job import Job
+from papermind.services.jobs import JobOutcome
+from tests.api.server import serve, wait_for
+from tests.web.paper_pdf import reading_paper_pdf
+
+SCALE = 1.5
+
+
+async def instant(job: Job, progress: Any) -> JobOutcome:
+    progress("noop", {"event": "finished", "summary": "nothing to do"})
+    return JobOutcome(usage={"tokens_in": 12, "tokens_out": 3, "cost_usd": 0.0})
+
+
+def _settings(home: Path, **api: Any) -> Any:
+    settings = load_settings(home)
+    return settings.model_copy(update={"search": SearchSettings(embedder="hashing"),
+                                       "api": ApiSettings(**api)})
+
+
+@pytest.fixture
+def site(home: Path, tmp_path: Path) -> Iterator[tuple[httpx.Client, str, str]]:
+    """A server with a PDF and a Markdown paper; yields (client, pdf id, markdown id)."""
+    app = create_app(_settings(home), runners={"question": instant, "reading": instant})
+    with serve(app) as base, httpx.Client(base_url=base, timeout=30) as client:
+        pdf = reading_paper_pdf(tmp_path / "paper.pdf").read_bytes()
+        pdf_id = client.post("/api/papers", files={"file": ("paper.pdf", pdf)}).json()["id"]
+        md = b"# Plain Notes\n\n## 1 Intro\n\nRouting sends tokens to experts.\n"
+        md_id = client.post("/api/papers", files={"file": ("notes.md", md)}).json()["id"]
+        yield client, pdf_id, md_id
+
+
+def test_library_lists_and_searches(site: tuple[httpx.Client, str, str]) -> None:
+    client, pdf_id, _ = site
+    home = client.get("/").text
+    assert "Sparse Mixture Routing" in home and "Plain Notes" in home
+    hits = client.get("/", params={"q": "load loss variance"}).text
+    assert re.search(rf'href="/papers/{pdf_id}/pages/1\?lines=\d+-\d+"', hits), hits[-2000:]
+
+
+def test_page_view_highlights_the_cited_lines_boxes(site: tuple[httpx.Client, str, str]) -> None:
+    client, pdf_id, _ = site
+    lines = client.get(f"/api/papers/{pdf_id}").json()["paper"]["pages"][0]["lines"]
+    html = client.get(f"/papers/{pdf_id}/pages/1", params={"lines": "11-12"}).text
+    marks = re.findall(r'class="highlight" data-line="(\d+)" style="left: ([\d.]+)px; top: '
+                       r'([\d.]+)px; width: ([\d.]+)px; height: ([\d.]+)px"', html)
+    assert [int(m[0]) for m in marks] == [11, 12]
+    for n, left, top, width, height in marks:
+        box = lines[int(n) - 1]["box"]
+        assert float(left) == pytest.approx(box["x0"] * SCALE, abs=0.06)
+        assert float(top) == pytest.approx(box["y0"] * SCALE, abs=0.06)
+        assert float(width) == pytest.approx((box["x1"] - box["x0"]) * SCALE, abs=0.1)
+        assert float(height) == pytest.approx((box["y1"] - box["y0"]) * SCALE, abs=0.1)
+    assert f'/api/papers/{pdf_id}/pages/1.png?scale=1.5' in html
+    image = client.get(f"/api/papers/{pdf_id}/pages/1.png", params={"scale": SCALE})
+    assert image.headers["content-type"] == "image/png" and image.content[:4] == b"\x89PNG"
+
+
+def test_markdown_paper_has_lines_but_no_image(site: tuple[httpx.Client, str, str]) -> None:
+    client, _, md_id = site
+    html = client.get(f"/papers/{md_id}/pages/1", params={"lines": "1-1"}).text
+    assert 'class="hl"' in html and "page-image" not in html
+    assert client.get(f"/api/papers/{md_id}/pages/1.png").status_code == 404
+
+
+def test_job_page_report_and_usage(site: tuple[httpx.Client, str, str]) -> None:
+    client, pdf_id, _ = site
+    started = client.post("/ui/jobs", data={"kind": "reading", "paper_id": pdf_id},
+                          follow_redirects=False)
+    assert started.status_code == 303
+    job_id = started.headers["location"].rsplit("/", 1)[-1]
+    assert wait_for(client, job_id)["status"] == "completed"
+    page = client.get(f"/jobs/{job_id}").text
+    assert 'data-status="completed"' in page and "noop finished nothing to do" in page
+    assert "Tokens in 12, out 3" in page
+    assert client.get(f"/jobs/{job_id}/report").status_code == 404  # the runner wrote none
+
+
+ODD_PAGES = ["/papers/{pdf}/pages/0", "/papers/{pdf}/pages/-1", "/papers/{pdf}/pages/99999999999",
+             "/papers/{pdf}/pages/1?lines=9-2", "/papers/{pdf}/pages/1?lines=x", "/papers/%00",
+             "/papers/..%2F..%2Fetc", "/jobs/nope", "/jobs/nope/report", "/?q=%22NEAR(",
+             "/?q=%00", "/static/../app.py", "/api/papers/{md}/pages/1.png"]
+
+
+def test_odd_input_never_breaks_a_page(site: tuple[httpx.Client, str, str]) -> None:
+    client, pdf_id, md_id = site
+    for url in ODD_PAGES:
+        response = client.get(url.format(pdf=pdf_id, md=md_id))
+        assert response.status_code < 500 and "Traceback" not in response.text, url
+    forms = [{"kind": "bogus"}, {"kind": "reading"}, {"kind": "reading", "paper_id": "zz"},
+             {"kind": "question", "question": " "}, {"kind": "question", "question": "q",
+                                                     "paper_ids": ",,zz"}]
+    for form in forms:
+        response = client.post("/ui/jobs", data=form, follow_redirects=False)
+        assert response.status_code == 303 and "error=" in response.headers["location"], form
+    empty = client.post("/ui/upload", files={"file": ("x.pdf", b"")}, follow_redirects=False)
+    assert "error=the%20upload%20is%20empty" in empty.headers["location"]
+    binary = client.post("/ui/upload", files={"file": ("x.pdf", bytes(range(256)) * 4)},
+                         follow_redirects=False)
+    assert "neither%20a%20PDF" in binary.headers["location"]
+
+
+def test_login_cookie_opens_the_ui_when_a_token_is_set(home: Path) -> None:
+    with serve(create_app(_settings(home, token="s3cret"))) as base, \
+            httpx.Client(base_url=base, timeout=30) as client:
+        assert client.get("/").status_code == 401
+        assert client.get("/login").status_code == 200
+        wrong = client.post("/login", data={"token": "nope"}, follow_redirects=True)
+        assert wrong.status_code == 401
+        client.cookies.clear()
+        right = client.post("/login", data={"token": "s3cret"}, follow_redirects=True)
+        assert right.status_code == 200 and "Library" in right.text
