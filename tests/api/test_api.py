@@ -12,10 +12,10 @@ import httpx
 import pytest
 
 from papermind.api.app import create_app
+from papermind.api.security import check_bind
 from papermind.config import ApiSettings, load_settings
 from papermind.domain.job import Job
 from papermind.errors import ConfigError
-from papermind.api.security import check_bind
 from papermind.llm.testing import fake_gateway
 from papermind.services.jobs import JobOutcome
 from tests.api.server import serve, wait_for

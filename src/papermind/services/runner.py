@@ -57,11 +57,9 @@ async def run_graph(
     started = bool(snapshot.values) or pending
     if started and not pending and resume is None:
         return RunResult(status="completed", state=dict(snapshot.values))
-    payload: Any
+    payload: Any = dict(inputs) if not started else None
     if resume is not None:
         payload = Command(resume=resume)
-    else:
-        payload = None if started else dict(inputs)
     nodes_run: list[str] = []
     async for update in app.astream(payload, config, context=context, stream_mode="updates"):
         for node, delta in update.items():
