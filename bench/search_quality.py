@@ -1,0 +1,250 @@
+"""Search quality: QASPER within-paper evidence retrieval and PubMedQA corpus retrieval.
+
+    .venv/bin/python bench/search_quality.py [--embedder e5|minilm|hashing|openai]
+        [--chunk-tokens 220] [--no-enhance] [--no-priors] [--task qasper|pubmedqa|all]
+
+QASPER: each paper of ../shared/data/qasper_subset is built into a Paper (one paragraph per
+line; short title-like lines are headings, their kind from keywords), indexed, and every
+question whose gold answer occurs verbatim in exactly one paragraph is searched within its
+paper; a hit is a chunk that contains the answer. PubMedQA: the 500 abstracts of
+pqal_dev.json are the documents; queries are the questions and, separately, the conclusions
+(LONG_ANSWER, not part of the indexed abstract); a hit is a chunk of the gold abstract.
+Reports R@1, R@5 and MRR@10 for bm25, dense and hybrid (and reranked, when an LLM endpoint
+is configured). Embeddings are cached in /tmp/papermind-bench (delete it for a cold run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from papermind.config import load_settings  # noqa: E402
+from papermind.db import Database  # noqa: E402
+from papermind.domain import Line, Page, Paper, Paragraph, Section, SectionKind, Segment  # noqa: E402
+from papermind.library.rerank import Reranker  # noqa: E402
+from papermind.library.search import SearchIndex, SearchOptions  # noqa: E402
+from papermind.services.search import build_embedder, build_reranker  # noqa: E402
+
+DATA = ROOT.parent / "shared" / "data"
+CACHE = Path("/tmp/papermind-bench")
+MODES = ("bm25", "dense", "hybrid")
+RERANKER: Reranker | None = None
+_KIND_WORDS: list[tuple[str, SectionKind]] = [
+    ("abstract", "abstract"), ("introduction", "introduction"), ("related", "related_work"),
+    ("background", "related_work"), ("previous work", "related_work"),
+    ("conclu", "conclusion"), ("future", "conclusion"), ("discussion", "discussion"),
+    ("analysis", "discussion"), ("result", "results"), ("experiment", "experiments"),
+    ("evaluation", "experiments"), ("baseline", "experiments"), ("setup", "experiments"),
+    ("data", "method"), ("corpus", "method"), ("annotation", "method"), ("method", "method"),
+    ("model", "method"), ("approach", "method"), ("architecture", "method"),
+    ("acknowledg", "acknowledgements"), ("appendix", "appendix"), ("reference", "references"),
+]
+
+
+def section_kind(title: str) -> SectionKind:
+    low = title.lower()
+    return next((kind for word, kind in _KIND_WORDS if word in low), "other")
+
+
+def is_heading(line: str) -> bool:
+    words = line.split()
+    return 0 < len(words) <= 8 and not line.rstrip().endswith((".", ":", "?", ";", ",")) \
+        and line[:1].isupper()
+
+
+def text_paper(name: str, paragraphs: Sequence[str], year: int | None = None,
+               headings: bool = True, lines_per_page: int = 45) -> Paper:
+    """A Paper from plain text: one line per paragraph, headings detected by shape."""
+    lines: list[Line] = []
+    sections: list[Section] = []
+    blocks: list[Paragraph] = []
+    current: str | None = None
+    kind: SectionKind = "other"
+    for text in (t.strip() for t in paragraphs):
+        if not text:
+            continue
+        page, n = divmod(len(lines), lines_per_page)
+        lines.append(Line(page=page + 1, n=n + 1, text=text))
+        if headings and is_heading(text):
+            own = section_kind(text)
+            kind = own if own != "other" or current is None else kind
+            current = f"s{len(sections) + 1}"
+            sections.append(Section(id=current, title=text, level=1, page=page + 1, line=n + 1,
+                                    kind=kind))
+            continue
+        blocks.append(Paragraph(id=f"p{len(blocks) + 1}", section_id=current, text=text,
+                                segments=[Segment(start=0, end=len(text), page=page + 1,
+                                                  line=n + 1, line_start=0, line_end=len(text))]))
+    pages = [Page(number=p, lines=[ln for ln in lines if ln.page == p])
+             for p in sorted({ln.page for ln in lines})]
+    return Paper(id=hashlib.sha256(name.encode()).hexdigest(), source_name=name,
+                 source_type="txt", title=name, year=year, pages=pages, sections=sections,
+                 paragraphs=blocks)
+
+
+def norm(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+def qasper(lenient: bool = False) -> tuple[list[Paper], list[tuple[str, str, Callable[[str, str], bool]]]]:
+    papers: list[Paper] = []
+    queries: list[tuple[str, str, Callable[[str, str], bool]]] = []
+    path = DATA / "qasper_subset" / "scientific_qa_dev.jsonl"
+    for number, raw in enumerate(path.read_text().splitlines()):
+        record = json.loads(raw)
+        paper = text_paper(f"qasper-{number}", record["input"].split("\n"))
+        papers.append(paper)
+        texts = [norm(p.text) for p in paper.paragraphs]
+        for question, answer in zip(record["instructions"], record["outputs"], strict=True):
+            gold = norm(answer)
+            if len(gold) >= 3 and sum(gold in t for t in texts) == 1:
+                queries.append((question, paper.id,
+                                lambda text, _pid, g=gold: g in norm(text)))
+            elif lenient and len(words := set(_TOKENS.findall(gold))) >= 2 and \
+                    sum(overlap(words, t) >= 0.8 for t in texts) >= 1:
+                queries.append((question, paper.id,
+                                lambda text, _pid, w=words: overlap(w, norm(text)) >= 0.8))
+    return papers, queries
+
+
+_TOKENS = re.compile(r"[a-z0-9]+")
+
+
+def overlap(words: set[str], text: str) -> float:
+    """Share of the answer's words found in ``text``."""
+    return len(words & set(_TOKENS.findall(text))) / len(words)
+
+
+def pubmedqa(limit: int = 0) -> tuple[list[Paper], dict[str, list[tuple[str, str]]]]:
+    data = json.loads((DATA / "pubmedqa" / "pqal_dev.json").read_text())
+    papers, questions, claims = [], [], []
+    for pmid, item in list(data.items())[:limit or None]:
+        year = int(item["YEAR"]) if str(item.get("YEAR", "")).isdigit() else None
+        paper = text_paper(f"pubmed-{pmid}", item["CONTEXTS"], year=year, headings=False)
+        papers.append(paper)
+        questions.append((item["QUESTION"], paper.id))
+        claims.append((item["LONG_ANSWER"], paper.id))
+    return papers, {"question": questions, "conclusion": claims}
+
+
+def rank_of(hits: list, is_gold: Callable[[str, str], bool], by_paper: bool) -> int | None:
+    seen: list[str] = []
+    for hit in hits:
+        key = hit.paper_id if by_paper else hit.chunk_id
+        if key in seen:
+            continue
+        seen.append(key)
+        if is_gold(hit.text, hit.paper_id):
+            return len(seen)
+    return None
+
+
+def evaluate(index: SearchIndex, queries: list, within: bool, modes: Sequence[str]) -> dict:
+    results: dict[str, dict[str, float]] = {}
+    for mode in modes:
+        ranks, started = [], time.perf_counter()
+        searcher = index
+        if mode == "reranked":  # hybrid, then the LLM reranker over the top 20
+            searcher = SearchIndex(index.db, index.embedder, options=index.options,
+                                   reranker=RERANKER)
+        for question, paper_id, is_gold in queries:
+            hits = searcher.search(question, mode="hybrid" if mode == "reranked" else mode,  # type: ignore[arg-type]
+                                   k=10 if within else 30,
+                                   paper_ids=[paper_id] if within else None)
+            ranks.append(rank_of(hits, is_gold, by_paper=not within))
+        n = len(ranks)
+        results[mode] = {
+            "R@1": sum(r == 1 for r in ranks) / n, "R@5": sum(r is not None and r <= 5
+                                                              for r in ranks) / n,
+            "MRR": sum(1 / r for r in ranks if r is not None and r <= 10) / n,
+            "ms/query": 1000 * (time.perf_counter() - started) / n}
+    return results
+
+
+def build(name: str, papers: list[Paper], args: argparse.Namespace,
+          reranker: object | None = None) -> SearchIndex:
+    cache = Path(args.cache)
+    cache.mkdir(exist_ok=True)
+    db = Database(cache / f"{name}.sqlite3")
+    options = SearchOptions(chunk_tokens=args.chunk_tokens, enhance_queries=not args.no_enhance,
+                            section_priors=not args.no_priors, bm25_weight=args.bm25_weight,
+                            dense_weight=args.dense_weight)
+    settings = load_settings(search={"embedder": args.embedder})
+    embedder = build_embedder(settings.search)
+
+    def progress(done: int, total: int) -> None:
+        print(f"\r  embedding {done}/{total}", end="", file=sys.stderr, flush=True)
+
+    index = SearchIndex(db, embedder, options=options, reranker=reranker,  # type: ignore[arg-type]
+                        progress=progress)
+    started = time.perf_counter()
+    index.rebuild(papers)
+    print(f"\n  {name}: {len(papers)} papers, {index.store.count()} chunks indexed in "
+          f"{time.perf_counter() - started:.1f} s", file=sys.stderr)
+    return index
+
+
+def table(title: str, results: dict, extra: str = "") -> str:
+    rows = [f"### {title}{extra}", "", "| mode | R@1 | R@5 | MRR@10 | ms/query |",
+            "|---|---|---|---|---|"]
+    rows += [f"| {m} | {r['R@1']:.3f} | {r['R@5']:.3f} | {r['MRR']:.3f} | {r['ms/query']:.1f} |"
+             for m, r in results.items()]
+    return "\n".join(rows) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--embedder", default="e5")
+    parser.add_argument("--chunk-tokens", type=int, default=SearchOptions().chunk_tokens)
+    parser.add_argument("--no-enhance", action="store_true")
+    parser.add_argument("--bm25-weight", type=float, default=SearchOptions().bm25_weight)
+    parser.add_argument("--dense-weight", type=float, default=SearchOptions().dense_weight)
+    parser.add_argument("--no-priors", action="store_true")
+    parser.add_argument("--task", default="all", choices=["qasper", "pubmedqa", "all"])
+    parser.add_argument("--limit", type=int, default=0, help="PubMedQA: first N abstracts only")
+    parser.add_argument("--cache", default=str(CACHE), help="embedding cache folder")
+    parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "search_quality.md"))
+    args = parser.parse_args()
+    global RERANKER
+    settings = load_settings()
+    if settings.llm.endpoints:  # an endpoint is configured: evaluate the LLM reranker too
+        RERANKER = build_reranker(settings.model_copy(update={
+            "search": settings.search.model_copy(update={"rerank": True})}))
+    modes = [*MODES, *(["reranked"] if RERANKER else [])]
+    report = [f"# Search quality\n\nCommand: `.venv/bin/python {' '.join(sys.argv)}`\n"]
+    if args.task in ("qasper", "all"):
+        papers, queries = qasper()
+        index = build("qasper", papers, args)
+        chunks = index.store.count()
+        results = evaluate(index, queries, within=True, modes=modes)
+        report.append(table("QASPER within-paper, answer verbatim in one paragraph", results,
+                            f" ({len(queries)} questions, {len(papers)} papers, "
+                            f"{chunks / len(papers):.1f} chunks/paper)"))
+        _, lenient = qasper(lenient=True)
+        report.append(table("QASPER within-paper, lenient gold (>= 80% of the answer's words "
+                            "in one chunk)", evaluate(index, lenient, within=True, modes=modes),
+                            f" ({len(lenient)} questions)"))
+    if args.task in ("pubmedqa", "all"):
+        papers, sets = pubmedqa(args.limit)
+        index = build("pubmedqa", papers, args)
+        for name, pairs in sets.items():
+            queries = [(q, pid, lambda _t, p, g=pid: p == g) for q, pid in pairs]
+            report.append(table(f"PubMedQA corpus, queries = {name}s",
+                                evaluate(index, queries, within=False, modes=modes),
+                                f" ({len(queries)} queries, {len(papers)} abstracts)"))
+    text = "\n".join(report)
+    print(text)
+    Path(args.out).write_text(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,122 @@
+"""Search commands: search, reindex."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Annotated, Any, get_args
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from papermind.cli.context import container, state, wants_json
+from papermind.domain import SearchHit, SearchMode, SectionKind
+from papermind.errors import InputError
+from papermind.library.vectors import EmbedProgress
+
+SECTION_KINDS: tuple[str, ...] = get_args(SectionKind)
+SNIPPET_CHARS = 240
+
+
+def search(
+    ctx: typer.Context,
+    query: Annotated[str, typer.Argument(help="What to look for (a question or keywords).")],
+    paper: Annotated[list[str] | None, typer.Option(
+        "--paper", help="Only this paper (id or unique id prefix); repeatable.")] = None,
+    k: Annotated[int | None, typer.Option("--k", min=1, max=200,
+                                          help="Number of results.")] = None,
+    mode: Annotated[str, typer.Option("--mode", help="bm25, dense or hybrid.")] = "hybrid",
+    section: Annotated[list[str] | None, typer.Option(
+        "--section", help=f"Only these section kinds ({', '.join(SECTION_KINDS)}); "
+                          "repeatable.")] = None,
+    year_min: Annotated[int | None, typer.Option("--year-min", help="Papers from this year on.")]
+    = None,
+    year_max: Annotated[int | None, typer.Option("--year-max", help="Papers up to this year.")]
+    = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """Search the library (or some papers) for passages; each hit has page and lines."""
+    if mode not in get_args(SearchMode):
+        raise InputError(f"unknown mode {mode!r} (use bm25, dense or hybrid)")
+    bad = [s for s in section or [] if s not in SECTION_KINDS]
+    if bad:
+        raise InputError(f"unknown section kind {bad[0]!r} (use {', '.join(SECTION_KINDS)})")
+    box = container(ctx)
+    hits = box.search.search(
+        query, paper_ids=paper or None, mode=mode, k=k or box.settings.search.default_k,  # type: ignore[arg-type]
+        section_kinds=section or None, year_min=year_min, year_max=year_max)  # type: ignore[arg-type]
+    if wants_json(ctx, as_json):
+        state(ctx).emit_json([hit_json(h) for h in hits])
+    elif not hits:
+        state(ctx).console.print("no matches")
+    else:
+        state(ctx).console.print(hits_table(hits))
+
+
+def reindex(
+    ctx: typer.Context,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """Rebuild the search index of every paper (cached embeddings are reused)."""
+    with embedding_bar(state(ctx).err) as on_embed:
+        result = container(ctx).search.reindex(on_embed=on_embed)
+    payload = {"papers": result.papers, "chunks": result.chunks, "embedded": result.embedded}
+    if wants_json(ctx, as_json):
+        state(ctx).emit_json(payload)
+    else:
+        state(ctx).console.print(f"reindexed {result.papers} papers: {result.chunks} chunks, "
+                                 f"{result.embedded} newly embedded")
+
+
+def hit_json(hit: SearchHit) -> dict[str, Any]:
+    anchor = hit.anchor
+    return {"paper_id": hit.paper_id, "chunk_id": hit.chunk_id, "score": round(hit.score, 6),
+            "text": hit.text, "section": hit.section, "section_kind": hit.section_kind,
+            "anchor": None if anchor is None else {
+                "page": anchor.page, "line_start": anchor.line_start,
+                "line_end": anchor.line_end, "page_end": anchor.page_end}}
+
+
+def hits_table(hits: list[SearchHit]) -> Table:
+    table = Table(show_lines=True)
+    for column in ("#", "score", "paper", "where", "text"):
+        table.add_column(column, overflow="fold")
+    for rank, hit in enumerate(hits, start=1):
+        text = hit.text if len(hit.text) <= SNIPPET_CHARS else hit.text[:SNIPPET_CHARS] + "..."
+        where = (hit.section or "-") + ("\n" + hit.anchor.label() if hit.anchor else "")
+        table.add_row(str(rank), f"{hit.score:.4f}", hit.paper_id[:10], where, text)
+    return table
+
+
+@contextmanager
+def embedding_bar(console: Console) -> Iterator[EmbedProgress]:
+    """A Rich progress bar on stderr for embedding batches (shown once work starts)."""
+    bar: Progress | None = None
+    task = None
+    finished = True
+
+    def on_embed(done: int, total: int) -> None:
+        nonlocal bar, task, finished
+        if bar is None:
+            bar = Progress(TextColumn("[bold]embedding"), BarColumn(), MofNCompleteColumn(),
+                           TimeElapsedColumn(), console=console, transient=True)
+            bar.start()
+            task = bar.add_task("", total=total)
+        assert task is not None
+        if finished:  # a new paper's batches begin
+            bar.reset(task, total=total)
+        bar.update(task, completed=done, total=total)
+        finished = done >= total
+
+    try:
+        yield on_embed
+    finally:
+        if bar is not None:
+            bar.stop()
+
+
+def register(app: typer.Typer) -> None:
+    app.command("search")(search)
+    app.command("reindex")(reindex)

@@ -1,0 +1,226 @@
+"""Hybrid search over the library: BM25 (FTS5) + dense vectors, fused by weighted RRF.
+
+``SearchIndex`` is also the library's indexer: ``index_paper`` / ``remove_paper`` keep the
+search tables in step with the paper store (they join the caller's transaction).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from papermind.db import Database
+from papermind.domain import Anchor, Chunk, ChunkKind, Paper, SearchHit, SearchMode, SectionKind
+from papermind.errors import ConfigError, InputError
+from papermind.library.chunk_store import ChunkStore, StoredChunk
+from papermind.library.chunking import chunk_paper, index_text
+from papermind.library.embedders import Embedder
+from papermind.library.fulltext import FullTextIndex, SearchFilters
+from papermind.library.query import QueryPlan, analyse, plain_plan
+from papermind.library.rerank import Reranker
+from papermind.library.vectors import EmbeddingCache, EmbedProgress, VectorIndex
+
+MODES: tuple[SearchMode, ...] = ("bm25", "dense", "hybrid")
+MAX_QUERY_CHARS = 2000
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    """Tuning of ranking; defaults are the measured best (bench/search_quality.py)."""
+
+    chunk_tokens: int = 220
+    bm25_weight: float = 1.0
+    dense_weight: float = 1.0
+    rrf_k: int = 60
+    candidates: int = 50
+    enhance_queries: bool = True
+    section_priors: bool = False
+    rerank_depth: int = 20
+
+
+class SearchIndex:
+    """Index papers and search them (bm25 | dense | hybrid), optionally reranked."""
+
+    def __init__(self, db: Database, embedder: Embedder | None, *,
+                 options: SearchOptions = SearchOptions(), reranker: Reranker | None = None,
+                 progress: EmbedProgress | None = None) -> None:
+        self.db = db
+        self.options = options
+        self.embedder = embedder
+        self.reranker = reranker
+        self.progress = progress
+        self.store = ChunkStore(db)
+        self.fulltext = FullTextIndex(db, self.store)
+        self.cache = EmbeddingCache(db, embedder) if embedder is not None else None
+        self._vectors: VectorIndex | None = None
+        self._recent: dict[str, np.ndarray] = {}
+        self.embedded = 0
+        """Chunk texts embedded by this index so far (cache misses)."""
+
+    # -- indexing ---------------------------------------------------------------------
+    def index_paper(self, paper: Paper) -> None:
+        """(Re)index one paper; only chunk texts never embedded before are embedded."""
+        chunks, bodies = self._prepare(paper)
+        self.store.replace_paper(paper.id, chunks, bodies)
+
+    def prepare_paper(self, paper: Paper) -> None:
+        """Embed ``paper``'s chunks ahead of ``index_paper``, outside the library's write
+        transaction, so the lock is held only for the quick row writes."""
+        self._prepare(paper)
+
+    def _prepare(self, paper: Paper) -> tuple[list[Chunk], list[str]]:
+        """Chunk ``paper`` and make sure every chunk's embedding is cached."""
+        chunks = chunk_paper(paper, self.options.chunk_tokens)
+        bodies = [index_text(c) for c in chunks]
+        if self.cache is not None:
+            self.embedded += self.cache.ensure(
+                [(c.content_hash, b) for c, b in zip(chunks, bodies, strict=True)], self.progress)
+        return chunks, bodies
+
+    def remove_paper(self, paper_id: str) -> None:
+        self.store.remove_paper(paper_id)
+
+    def rebuild(self, papers: Iterable[Paper]) -> tuple[int, int]:
+        """Replace all chunks by those of ``papers``; returns (papers, texts embedded).
+
+        Embeddings are computed first and committed batch by batch (an interrupted rebuild
+        keeps them); the swap of the chunk tables is one transaction.
+        """
+        before = self.embedded
+        prepared = [(paper.id, *self._prepare(paper)) for paper in papers]
+        with self.db.transaction():
+            self.store.clear()
+            for paper_id, chunks, bodies in prepared:
+                self.store.replace_paper(paper_id, chunks, bodies)
+        return len(prepared), self.embedded - before
+
+    # -- searching --------------------------------------------------------------------
+    def search(self, query: str, *, paper_ids: Sequence[str] | None = None,
+               mode: SearchMode = "hybrid", k: int = 10,
+               section_kinds: Sequence[SectionKind] | None = None,
+               year_min: int | None = None, year_max: int | None = None,
+               kinds: Sequence[ChunkKind] | None = None) -> list[SearchHit]:
+        """The ``k`` best chunks for ``query`` that pass the filters, best first."""
+        query = query.strip()
+        if not query:
+            raise InputError("empty search query")
+        if len(query) > MAX_QUERY_CHARS:
+            raise InputError(f"search query too long ({len(query)} characters, "
+                             f"limit {MAX_QUERY_CHARS})")
+        if mode not in MODES:
+            raise InputError(f"unknown search mode {mode!r} (use {', '.join(MODES)})")
+        if k < 1:
+            raise InputError("k must be at least 1")
+        filters = _filters(paper_ids, section_kinds, year_min, year_max, kinds)
+        plan = analyse(query) if self.options.enhance_queries else plain_plan(query)
+        depth = max(self.options.candidates, k, self.options.rerank_depth if self.reranker
+                    else 0)
+        scored = self._ranked(plan, mode, depth, filters)
+        hits = self._hits(scored[:depth] if self.reranker else scored[:k])
+        if self.reranker is not None and hits:
+            return self.reranker.rerank(query, hits[:max(k, self.options.rerank_depth)], k)
+        return hits
+
+    def _ranked(self, plan: QueryPlan, mode: SearchMode, depth: int,
+                filters: SearchFilters) -> list[tuple[int, float]]:
+        lexical = self.fulltext.search(plan.keywords, depth, filters) \
+            if mode in ("bm25", "hybrid") else []
+        dense: list[tuple[int, float]] = []
+        if mode in ("dense", "hybrid"):
+            if self.embedder is None:
+                if mode == "dense":
+                    raise ConfigError("dense search needs an embedder",
+                                      hint="set search.embedder (e.g. 'e5')")
+            else:
+                dense = self.vectors.search(self._query_vector(plan.dense_text), depth, filters)
+        if mode == "bm25" or (mode == "hybrid" and self.embedder is None):
+            return self._prioritised(plan, lexical, score_is_rank=False)
+        if mode == "dense":
+            return self._prioritised(plan, dense, score_is_rank=False)
+        fused = fuse([lexical, dense], [self.options.bm25_weight, self.options.dense_weight],
+                     self.options.rrf_k)
+        return self._prioritised(plan, fused, score_is_rank=True)
+
+    def _query_vector(self, text: str) -> np.ndarray:
+        """The query's embedding, remembered for the last few queries."""
+        assert self.embedder is not None
+        vector = self._recent.pop(text, None)
+        if vector is None:
+            vector = self.embedder.embed_query(text)
+        self._recent[text] = vector
+        while len(self._recent) > 64:
+            self._recent.pop(next(iter(self._recent)))
+        return vector
+
+    def _prioritised(self, plan: QueryPlan, ranked: list[tuple[int, float]], *,
+                     score_is_rank: bool) -> list[tuple[int, float]]:
+        """Scale scores by the section prior (off by default: it hurt on QASPER).
+
+        Single-mode scores are first turned into RRF scores so that the prior is comparable.
+        """
+        if not self.options.section_priors or not plan.section_prior or not ranked:
+            return ranked
+        kinds = self._section_kinds([r for r, _ in ranked])
+        if not score_is_rank:
+            ranked = fuse([ranked], [1.0], self.options.rrf_k)
+        rescored = [(row, score * plan.prior(kinds.get(row, "other"))) for row, score in ranked]
+        return sorted(rescored, key=lambda r: -r[1])
+
+    def _section_kinds(self, rows: list[int]) -> dict[int, SectionKind]:
+        marks = ",".join("?" * len(rows))
+        found = self.db.query(f"SELECT id, section_kind FROM search_chunks WHERE id IN ({marks})",
+                              rows)
+        return {r["id"]: r["section_kind"] for r in found}
+
+    def _hits(self, scored: list[tuple[int, float]]) -> list[SearchHit]:
+        chunks = self.store.fetch(row for row, _ in scored)
+        return [to_hit(chunks[row], score) for row, score in scored if row in chunks]
+
+    @property
+    def vectors(self) -> VectorIndex:
+        if self._vectors is None:
+            assert self.embedder is not None
+            self._vectors = VectorIndex(self.db, self.store, self.embedder.name,
+                                        self.embedder.dim)
+        return self._vectors
+
+
+def fuse(rankings: Sequence[Sequence[tuple[int, float]]], weights: Sequence[float],
+         k: int = 60) -> list[tuple[int, float]]:
+    """Weighted reciprocal rank fusion: sum of ``w / (k + rank)`` over the rankings."""
+    scores: dict[int, float] = {}
+    for ranking, weight in zip(rankings, weights, strict=True):
+        for rank, (row, _) in enumerate(ranking, start=1):
+            scores[row] = scores.get(row, 0.0) + weight / (k + rank)
+    return sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+
+
+def to_hit(chunk: StoredChunk, score: float) -> SearchHit:
+    return SearchHit(paper_id=chunk.paper_id, chunk_id=chunk.chunk_id, score=score,
+                     text=chunk.text, section=" > ".join(chunk.section_path),
+                     section_kind=chunk.section_kind, anchor=span(chunk.anchors),
+                     year=chunk.year)
+
+
+def span(anchors: Sequence[Anchor]) -> Anchor | None:
+    """One anchor from the first line of ``anchors`` to the last."""
+    if not anchors:
+        return None
+    first, last = anchors[0], anchors[-1]
+    last_page = last.page_end or last.page
+    return Anchor(paper_id=first.paper_id, page=first.page, line_start=first.line_start,
+                  line_end=last.line_end,
+                  page_end=last_page if last_page != first.page else None,
+                  boxes=[b for a in anchors for b in a.boxes])
+
+
+def _filters(paper_ids: Sequence[str] | None, section_kinds: Sequence[SectionKind] | None,
+             year_min: int | None, year_max: int | None,
+             kinds: Sequence[ChunkKind] | None) -> SearchFilters:
+    sections = tuple(section_kinds or ())
+    chosen: tuple[ChunkKind, ...] = tuple(kinds) if kinds is not None else (
+        "content", "equation", "caption", *(("reference",) if "references" in sections else ()))
+    return SearchFilters(paper_ids=tuple(paper_ids or ()), section_kinds=sections,
+                         kinds=chosen, year_min=year_min, year_max=year_max)

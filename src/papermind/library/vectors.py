@@ -1,0 +1,200 @@
+"""Dense side of search: cached chunk embeddings and a brute-force in-memory index.
+
+Embeddings are keyed by (model, content hash), stored as float16 blobs and computed once:
+re-indexing a paper, or adding one to a large library, embeds only texts never seen before.
+The index is a float32 matrix per paper (a dot product is the cosine); a library-wide search
+multiplies one matrix built from all papers. It follows the change log, so writes by other
+processes show up on the next search.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import get_args
+
+import numpy as np
+
+from papermind.db import Database
+from papermind.domain import ChunkKind, SectionKind
+from papermind.library.chunk_store import ALL_PAPERS, ChunkStore
+from papermind.library.embedders import Embedder
+from papermind.library.fulltext import NO_FILTERS, SearchFilters
+
+EmbedProgress = Callable[[int, int], None]
+"""Called as ``progress(done, total)`` after each embedded batch."""
+
+SECTION_KINDS: tuple[str, ...] = get_args(SectionKind)
+CHUNK_KINDS: tuple[str, ...] = get_args(ChunkKind)
+
+
+class EmbeddingCache:
+    """Embeddings by (model, content hash); computes only what is missing, in batches."""
+
+    def __init__(self, db: Database, embedder: Embedder, batch_size: int = 16) -> None:
+        self.db = db
+        self.embedder = embedder
+        self.batch_size = batch_size
+
+    def missing(self, hashes: Sequence[str]) -> set[str]:
+        wanted = set(hashes)
+        have: set[str] = set()
+        listed = list(wanted)
+        for start in range(0, len(listed), 500):
+            part = listed[start:start + 500]
+            rows = self.db.query(
+                f"SELECT content_hash FROM search_embeddings WHERE model = ? AND content_hash"
+                f" IN ({','.join('?' * len(part))})", [self.embedder.name, *part])
+            have.update(r[0] for r in rows)
+        return wanted - have
+
+    def ensure(self, items: Sequence[tuple[str, str]],
+               progress: EmbedProgress | None = None) -> int:
+        """Embed the (hash, text) items not cached yet; returns how many were embedded."""
+        todo = dict.fromkeys(self.missing([h for h, _ in items]))
+        pending = [(h, t) for h, t in dict(items).items() if h in todo]
+        for start in range(0, len(pending), self.batch_size):
+            batch = pending[start:start + self.batch_size]
+            vectors = self.embedder.embed_documents([t for _, t in batch])
+            self.store([h for h, _ in batch], vectors)
+            if progress is not None:
+                progress(min(start + self.batch_size, len(pending)), len(pending))
+        return len(pending)
+
+    def store(self, hashes: Sequence[str], vectors: np.ndarray) -> None:
+        with self.db.transaction() as conn:
+            conn.executemany(
+                "INSERT OR REPLACE INTO search_embeddings(model, content_hash, dim, vector)"
+                " VALUES (?, ?, ?, ?)",
+                [(self.embedder.name, h, int(v.shape[0]), v.astype(np.float16).tobytes())
+                 for h, v in zip(hashes, vectors, strict=True)])
+
+
+@dataclass
+class _Rows:
+    """Index rows of one paper (or of all papers): ids, vectors and filter columns."""
+
+    rows: np.ndarray
+    matrix: np.ndarray
+    section: np.ndarray
+    kind: np.ndarray
+    year: np.ndarray
+
+    @staticmethod
+    def concat(parts: Sequence[_Rows], dim: int) -> _Rows:
+        if not parts:
+            empty = np.zeros(0, dtype=np.int64)
+            return _Rows(empty, np.zeros((0, dim), np.float32), empty.astype(np.int8),
+                         empty.astype(np.int8), empty.astype(np.int32))
+        return _Rows(*(np.concatenate([getattr(p, f) for p in parts])
+                       for f in ("rows", "matrix", "section", "kind", "year")))
+
+    def mask(self, filters: SearchFilters) -> np.ndarray | None:
+        """Rows that pass the filters (None = all), by table lookup on the code columns."""
+        keep: np.ndarray | None = None
+        tests = [(self.section, SECTION_KINDS, filters.section_kinds),
+                 (self.kind, CHUNK_KINDS, filters.kinds)]
+        for column, names, wanted in tests:
+            if wanted and set(wanted) != set(names):
+                allowed = np.zeros(len(names), dtype=bool)
+                allowed[[names.index(w) for w in wanted]] = True
+                part = allowed[column]
+                keep = part if keep is None else keep & part
+        if filters.year_min is not None:
+            part = self.year >= filters.year_min
+            keep = part if keep is None else keep & part
+        if filters.year_max is not None:
+            part = (self.year <= filters.year_max) & (self.year >= 0)
+            keep = part if keep is None else keep & part
+        return keep
+
+
+class VectorIndex:
+    """Brute-force cosine search over the cached embeddings of the indexed chunks."""
+
+    def __init__(self, db: Database, store: ChunkStore, model: str, dim: int) -> None:
+        self.db = db
+        self.store = store
+        self.model = model
+        self.dim = dim
+        self._papers: dict[str, _Rows] | None = None
+        self._all: _Rows | None = None
+        self._generation = 0
+        self._lock = threading.Lock()
+
+    def search(self, query: np.ndarray, k: int,
+               filters: SearchFilters = NO_FILTERS) -> list[tuple[int, float]]:
+        """Top ``k`` (row, cosine) among the chunks that pass ``filters``."""
+        with self._lock:
+            papers = self._refresh()
+            if filters.paper_ids:
+                rows = _Rows.concat([papers[p] for p in dict.fromkeys(filters.paper_ids)
+                                     if p in papers], self.dim)
+            else:
+                if self._all is None:
+                    self._all = _Rows.concat(list(papers.values()), self.dim)
+                rows = self._all
+        if k <= 0 or rows.rows.size == 0:
+            return []
+        scores = rows.matrix @ np.asarray(query, dtype=np.float32)
+        keep = rows.mask(filters)
+        if keep is not None:
+            scores = np.where(keep, scores, -np.inf)
+        top = np.argpartition(-scores, k - 1)[:k] if k < scores.size else np.arange(scores.size)
+        top = top[np.argsort(-scores[top], kind="stable")]
+        return [(int(rows.rows[i]), float(scores[i])) for i in top if np.isfinite(scores[i])]
+
+    def invalidate(self) -> None:
+        self._papers, self._all = None, None
+
+    def _refresh(self) -> dict[str, _Rows]:
+        if self._papers is None:
+            self._generation = self.store.generation()
+            self._all, self._papers = self._load(None)
+            return self._papers
+        latest, changed = self.store.changes_since(self._generation)
+        if changed:
+            if ALL_PAPERS in changed:
+                self.invalidate()
+                return self._refresh()
+            for paper_id in changed:
+                self._papers.pop(paper_id, None)
+            self._papers.update(self._load(sorted(changed))[1])
+            self._all = None
+        self._generation = latest
+        return self._papers
+
+    def _load(self, paper_ids: Sequence[str] | None) -> tuple[_Rows, dict[str, _Rows]]:
+        """All rows of ``paper_ids`` (None = every paper), and the same split by paper."""
+        where = "" if paper_ids is None else \
+            f" AND c.paper_id IN ({','.join('?' * len(paper_ids))})"
+        cursor = self.db.execute(
+            "SELECT c.id, c.paper_id, c.section_kind, c.kind, c.year, e.vector"
+            " FROM search_chunks AS c JOIN search_embeddings AS e"
+            " ON e.model = ? AND e.content_hash = c.content_hash AND e.dim = ?"
+            f"{where} ORDER BY c.paper_id, c.id", [self.model, self.dim, *(paper_ids or [])])
+        records = cursor.fetchall()
+        if not records:
+            return _Rows.concat([], self.dim), {}
+        ids = np.fromiter((r[0] for r in records), np.int64, len(records))
+        matrix = np.frombuffer(b"".join(r[5] for r in records), dtype=np.float16)
+        everything = _Rows(
+            ids, matrix.reshape(len(records), self.dim).astype(np.float32),
+            np.fromiter((SECTION_KINDS.index(r[2]) for r in records), np.int8, len(records)),
+            np.fromiter((CHUNK_KINDS.index(r[3]) for r in records), np.int8, len(records)),
+            np.fromiter((-1 if r[4] is None else r[4] for r in records), np.int32, len(records)))
+        return everything, _split_by_paper(everything, [r[1] for r in records])
+
+
+def _split_by_paper(rows: _Rows, paper_ids: list[str]) -> dict[str, _Rows]:
+    """Views of ``rows`` per paper (the records arrive sorted by paper)."""
+    out: dict[str, _Rows] = {}
+    start = 0
+    for i in range(1, len(paper_ids) + 1):
+        if i == len(paper_ids) or paper_ids[i] != paper_ids[start]:
+            out[paper_ids[start]] = _Rows(rows.rows[start:i], rows.matrix[start:i],
+                                          rows.section[start:i], rows.kind[start:i],
+                                          rows.year[start:i])
+            start = i
+    return out

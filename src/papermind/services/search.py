@@ -1,0 +1,117 @@
+"""Search use cases, and building the search components from Settings."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+from papermind.config import SearchSettings, Settings
+from papermind.db import Database
+from papermind.domain import Paper, SearchHit, SearchMode, SectionKind
+from papermind.errors import ConfigError
+from papermind.library.embedders import (
+    E5Embedder,
+    Embedder,
+    HashingEmbedder,
+    MiniLMEmbedder,
+    OpenAIEmbedder,
+)
+from papermind.library.papers import PaperRepository
+from papermind.library.rerank import CrossEncoderReranker, Reranker
+from papermind.library.search import SearchIndex, SearchOptions
+from papermind.library.vectors import EmbedProgress
+
+PaperProgress = Callable[[int, int, str], None]
+"""Called as ``progress(done, total, title)`` after each paper of a reindex."""
+
+
+def build_embedder(search: SearchSettings) -> Embedder | None:
+    """The embedder named by ``search.embedder`` (None for 'none')."""
+    name = search.embedder.lower()
+    if name == "none":
+        return None
+    if name == "e5":
+        return E5Embedder()
+    if name == "minilm":
+        return MiniLMEmbedder(search.embedding_tokenizer)
+    if name == "hashing":
+        return HashingEmbedder()
+    if name == "openai":
+        return OpenAIEmbedder(search.embedding_base_url or "", search.embedding_model or "",
+                              search.embedding_api_key)
+    raise ConfigError(f"unknown embedder {search.embedder!r}",
+                      hint="use 'e5', 'minilm', 'openai', 'hashing' or 'none'")
+
+
+def build_reranker(settings: Settings, db: Database | None = None) -> Reranker | None:
+    """A cross-encoder when one is configured, else the LLM reranker when enabled."""
+    search = settings.search
+    if search.cross_encoder_model is not None:
+        if search.cross_encoder_tokenizer is None:
+            raise ConfigError("search.cross_encoder_tokenizer is required with a cross-encoder")
+        return CrossEncoderReranker.from_onnx(search.cross_encoder_model,
+                                              search.cross_encoder_tokenizer)
+    if search.rerank:
+        from papermind.llm import build_gateway
+        from papermind.services.rerank import LLMReranker
+
+        return LLMReranker(build_gateway(settings.llm, db=db))
+    return None
+
+
+def build_search_index(settings: Settings, db: Database) -> SearchIndex:
+    search = settings.search
+    options = SearchOptions(
+        chunk_tokens=search.chunk_tokens, bm25_weight=search.bm25_weight,
+        dense_weight=search.dense_weight, rrf_k=search.rrf_k, candidates=search.candidates,
+        enhance_queries=search.enhance_queries, section_priors=search.section_priors,
+        rerank_depth=search.rerank_depth)
+    index = SearchIndex(db, build_embedder(search), options=options,
+                        reranker=build_reranker(settings, db))
+    if index.cache is not None:
+        index.cache.batch_size = search.embedding_batch
+    return index
+
+
+@dataclass(frozen=True)
+class ReindexResult:
+    papers: int
+    chunks: int
+    embedded: int
+
+
+class SearchService:
+    """Search the library; rebuild the index."""
+
+    def __init__(self, index: SearchIndex, papers: PaperRepository) -> None:
+        self.index = index
+        self.papers = papers
+
+    def search(self, query: str, *, paper_ids: Sequence[str] | None = None,
+               mode: SearchMode = "hybrid", k: int = 10,
+               section_kinds: Sequence[SectionKind] | None = None,
+               year_min: int | None = None, year_max: int | None = None) -> list[SearchHit]:
+        """Hybrid search (satisfies workflows' Retriever); ids may be unique prefixes."""
+        ids = [self.papers.resolve(p) for p in paper_ids] if paper_ids else None
+        return self.index.search(query, paper_ids=ids, mode=mode, k=k,
+                                 section_kinds=section_kinds, year_min=year_min,
+                                 year_max=year_max)
+
+    def reindex(self, *, on_paper: PaperProgress | None = None,
+                on_embed: EmbedProgress | None = None) -> ReindexResult:
+        """Rebuild every paper's chunks; embeddings already cached are reused."""
+        records = self.papers.list()
+
+        def papers() -> Iterator[Paper]:
+            for done, record in enumerate(records, start=1):
+                yield self.papers.get(record.id)
+                if on_paper is not None:
+                    on_paper(done, len(records), record.title or record.source_name)
+
+        previous = self.index.progress
+        self.index.progress = on_embed
+        try:
+            total, embedded = self.index.rebuild(papers())
+        finally:
+            self.index.progress = previous
+        return ReindexResult(papers=total, chunks=self.index.store.count(), embedded=embedded)
