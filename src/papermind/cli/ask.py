@@ -1,0 +1,88 @@
+"""``papermind ask``: cited answers from the library (single pass, or ``--deep``)."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from papermind.cli.context import container, state, wants_json
+from papermind.domain.answer import QAReport
+from papermind.services.qa import StepListener, answer_question, qa_parts
+from papermind.workflows.deep_qa.render import DEMO_LABEL, STATUS_TEXT, cite, write_all
+from papermind.workflows.deep_qa.report import report_json
+
+
+def ask(
+    ctx: typer.Context,
+    question: Annotated[str, typer.Argument(help="The question, in quotes.")],
+    deep: Annotated[bool, typer.Option(
+        "--deep", help="Plan sub-questions, search adaptively, check sufficiency and "
+                       "contradictions before answering (slower).")] = False,
+    paper: Annotated[list[str] | None, typer.Option(
+        "--paper", help="Only this paper (id or unique prefix); repeatable.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    out: Annotated[Path | None, typer.Option(
+        "--out", help="Folder for report.json, report.md and report.html "
+                      "(default: <home>/reports/<job id>).")] = None,
+) -> None:
+    """Answer a question from your papers; every sentence cites quotes checked against the
+    papers' text (page and line), or the answer says the evidence is insufficient."""
+    cli = state(ctx)
+    box = container(ctx)
+    job_id = uuid.uuid4().hex
+    with cli.err.status("[cyan]starting...[/]") as status:
+        report = asyncio.run(answer_question(
+            qa_parts(box), question, deep=deep, paper_ids=paper or (), job_id=job_id,
+            on_step=_progress(cli.err, status.update), db_path=box.settings.checkpoint_path))
+    folder = out or box.settings.home_dir / "reports" / job_id
+    for path in write_all(report, folder):
+        cli.err.print(f"wrote {path}", highlight=False)
+    if wants_json(ctx, as_json):
+        cli.emit_json({"job_id": job_id, **report_json(report)})
+    else:
+        _print_answer(cli.console, report)
+
+
+def _progress(err: Console, update: Callable[..., None]) -> StepListener:
+    def show(node: str, summary: str) -> None:
+        err.print(f"[green]done[/] {node}: {escape(summary)}", highlight=False)
+        update(f"[cyan]after {node}...[/]")
+    return show
+
+
+def _print_answer(console: Console, report: QAReport) -> None:
+    if report.demo_quality:
+        console.print(f"[yellow]{DEMO_LABEL}[/]")
+    color = "red" if report.status == "insufficient_evidence" else "green"
+    console.print(f"[{color}]{STATUS_TEXT[report.status]}[/]", highlight=False)
+    by_id = {e.id: e for e in report.evidence}
+    for sentence in report.sentences:
+        mark = "" if sentence.verified else " [red]UNVERIFIED[/]"
+        cites = escape(" ".join(f"[{c}]" for c in sentence.cites))
+        console.print(f"{escape(sentence.text)} [dim]{cites}[/]{mark}", highlight=False)
+    cited = [c for s in report.sentences for c in s.citations]
+    if cited:
+        console.print("[bold]Sources[/]")
+    for citation in dict((c.evidence_id, c) for c in cited).values():
+        item = by_id.get(citation.evidence_id)
+        where = item.title or item.paper_id[:12] if item else "?"
+        console.print(f"  [{citation.evidence_id}] {where}, {cite(citation.evidence)}: "
+                      f"\"{citation.evidence.quote[:200]}\"", highlight=False, markup=False)
+    for contradiction in report.contradictions:
+        console.print(f"[yellow]disagreement[/] {contradiction.first} vs "
+                      f"{contradiction.second}: {escape(contradiction.note)}", highlight=False)
+    v = report.verification
+    console.print(f"citations verified {v.verified}/{v.total}; tokens "
+                  f"{report.usage.get('tokens_in', 0)} in / {report.usage.get('tokens_out', 0)} "
+                  "out", highlight=False)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("ask")(ask)

@@ -1,0 +1,1 @@
+"""Single-pass cited QA: one hybrid retrieval, grounded quotes, an answer or 'cannot answer'."""

@@ -1,0 +1,1 @@
+"""Deep-thinking QA over the library: plan, gather evidence adaptively, check, answer with sources."""

@@ -1,0 +1,108 @@
+"""Distillation: passages -> grounded quotes bearing on a sub-question.
+
+The model proposes quotes; grounding locates them in the paper. A passage for which the
+model gave no verified quote contributes its best-matching sentences instead (an extractive
+fallback chosen by keyword overlap), so a weak model degrades to plainer evidence, not to none.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from langgraph.runtime import Runtime
+
+from papermind.domain.answer import EvidenceItem
+from papermind.domain.chunk import SearchHit
+from papermind.llm import fence_untrusted
+from papermind.workflows.deep_qa.context import QAContext
+from papermind.workflows.deep_qa.nodes.common import PaperCache, ask, prompt
+from papermind.workflows.deep_qa.query import keywords
+from papermind.workflows.deep_qa.schemas import DistillOut
+
+_VARS = frozenset({"question", "passages"})
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\[])")
+MAX_QUOTES_PER_PASSAGE = 2
+MIN_SENTENCE_CHARS = 25
+
+
+class Distilled(NamedTuple):
+    """What one distillation produced."""
+
+    added: list[EvidenceItem]
+    reused: list[str]
+    notes: list[str]
+
+
+def passages_block(hits: Sequence[SearchHit], chars: int) -> str:
+    """Numbered passages, fenced as untrusted data."""
+    body = "\n\n".join(f"Passage {i}: {h.text[:chars]}" for i, h in enumerate(hits, start=1))
+    return fence_untrusted(body, "PASSAGES")
+
+
+async def distill_hits(runtime: Runtime[QAContext], task_id: str, question: str,
+                       hits: Sequence[SearchHit],
+                       existing: Sequence[EvidenceItem]) -> Distilled:
+    """New evidence items (ids continue after ``existing``), reused ids and notes."""
+    if not hits:
+        return Distilled([], [], [])
+    messages = prompt("distill", _VARS).render(
+        question=question, passages=passages_block(hits, runtime.context.passage_chars))
+    out, notes = await ask(runtime, "distiller", messages, DistillOut, "distill")
+    proposed: dict[int, list[str]] = {}
+    for quoted in out.quotes if out else []:
+        if 1 <= quoted.passage <= len(hits) and quoted.quote.strip():
+            proposed.setdefault(quoted.passage - 1, []).append(quoted.quote.strip())
+    papers = PaperCache(runtime)
+    seen = {_key(e.evidence.quote): e.id for e in existing}
+    added: list[EvidenceItem] = []
+    reused: list[str] = []
+    for index, hit in enumerate(hits):
+        quotes = proposed.get(index, [])[:MAX_QUOTES_PER_PASSAGE]
+        items = [_ground(runtime, papers, hit, quote, task_id) for quote in quotes]
+        if not any(i.evidence.verified for i in items):
+            items += [_ground(runtime, papers, hit, sentence, task_id)
+                      for sentence in best_sentences(hit.text, question)]
+        for item in items:
+            key = _key(item.evidence.quote)
+            if key in seen:
+                if seen[key] not in reused:
+                    reused.append(seen[key])
+                continue
+            item = item.model_copy(update={"id": f"E{len(existing) + len(added) + 1}"})
+            seen[key] = item.id
+            added.append(item)
+    return Distilled(added, [i for i in reused if i not in {a.id for a in added}], notes)
+
+
+def _ground(runtime: Runtime[QAContext], papers: PaperCache, hit: SearchHit, quote: str,
+            task_id: str) -> EvidenceItem:
+    paper = papers.get(hit.paper_id)
+    evidence = runtime.context.grounder.ground(paper, quote)
+    return EvidenceItem(id="", task_id=task_id, paper_id=hit.paper_id, title=paper.title,
+                        year=hit.year if hit.year is not None else paper.year,
+                        section=hit.section, chunk_id=hit.chunk_id, evidence=evidence)
+
+
+def best_sentences(text: str, question: str, limit: int = MAX_QUOTES_PER_PASSAGE) -> list[str]:
+    """Up to ``limit`` passage sentences sharing most keywords with the question, in text order."""
+    wanted = {_stem(w) for w in keywords(question, limit=20)}
+    scored = []
+    for position, sentence in enumerate(s.strip() for s in _SENTENCE.split(text)):
+        if len(sentence) < MIN_SENTENCE_CHARS:
+            continue
+        score = len(wanted & {_stem(w) for w in sentence.split()})
+        if score:
+            scored.append((-score, position, sentence))
+    best = sorted(scored)[:limit]
+    return [sentence for _, _, sentence in sorted(best, key=lambda item: item[1])]
+
+
+def _stem(word: str) -> str:
+    word = word.lower().strip(".,;:()[]\"'")
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word
+
+
+def _key(quote: str) -> str:
+    return " ".join(quote.lower().split())

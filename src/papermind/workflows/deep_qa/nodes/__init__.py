@@ -1,0 +1,1 @@
+"""Deep QA nodes, grouped by stage: planning, gathering, answering."""

@@ -1,0 +1,99 @@
+"""Helpers shared by the deep QA nodes: prompts, model calls that degrade, history, budget."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from functools import cache
+from pathlib import Path
+from typing import TypeVar
+
+from langchain_core.messages import BaseMessage
+from langgraph.runtime import Runtime
+from pydantic import BaseModel
+
+from papermind.domain.answer import EvidenceItem, PlanTask, Step, TaskOutcome
+from papermind.domain.paper import Paper
+from papermind.errors import StructuredOutputError
+from papermind.llm import PromptTemplate, fence_untrusted
+from papermind.workflows.deep_qa.context import QAContext
+from papermind.workflows.deep_qa.state import QAState
+
+T = TypeVar("T", bound=BaseModel)
+PROMPTS = Path(__file__).resolve().parent.parent / "prompts"
+QUOTE_CHARS = 300
+
+
+@cache
+def prompt(name: str, variables: frozenset[str]) -> PromptTemplate:
+    """The prompt file ``prompts/<name>.md`` checked against ``variables``."""
+    return PromptTemplate.load(PROMPTS / f"{name}.md", variables)
+
+
+def step(node: str, summary: str, task_id: str | None = None) -> Step:
+    """A history entry stamped now."""
+    return Step(node=node, at=datetime.now(UTC).isoformat(timespec="seconds"),
+                summary=summary, task_id=task_id)
+
+
+async def ask(runtime: Runtime[QAContext], role: str, messages: list[BaseMessage],
+              schema: type[T], node: str) -> tuple[T | None, list[str]]:
+    """The model's structured reply, or None and a note when it never gave valid output."""
+    try:
+        return await runtime.context.gateway.structured(role, messages, schema, node=node), []
+    except StructuredOutputError as err:
+        return None, [f"{node}: the {role} model gave no valid output ({err.attempts} attempts); "
+                      "used the deterministic fallback"]
+
+
+def tokens_used(runtime: Runtime[QAContext]) -> int:
+    return runtime.context.gateway.usage.total().tokens
+
+
+def budget_exhausted(runtime: Runtime[QAContext]) -> bool:
+    """True when the loop should stop to keep the budget's reserve for the answer."""
+    budget = runtime.context.token_budget or runtime.context.gateway.token_budget
+    if not budget:
+        return False
+    return tokens_used(runtime) >= budget * (1.0 - runtime.context.budget_reserve)
+
+
+def current_outcome(state: QAState) -> TaskOutcome:
+    task_id = state.get("current") or ""
+    return state.get("outcomes", {}).get(task_id, TaskOutcome(task_id=task_id))
+
+
+def with_outcome(state: QAState, outcome: TaskOutcome) -> dict[str, TaskOutcome]:
+    return {**state.get("outcomes", {}), outcome.task_id: outcome}
+
+
+def task_of(state: QAState, task_id: str | None) -> PlanTask:
+    for task in state.get("plan", []):
+        if task.id == task_id:
+            return task
+    raise KeyError(task_id)
+
+
+def evidence_table(items: list[EvidenceItem], label: str = "EVIDENCE") -> str:
+    """Compact evidence lines for a prompt, fenced as untrusted data."""
+    if not items:
+        return "(none)"
+    lines = []
+    for item in items:
+        year = f", {item.year}" if item.year else ""
+        text = item.value or item.evidence.quote
+        lines.append(f"[{item.id}] ({item.title[:40] or item.paper_id[:8]}{year}) "
+                     f"{text[:QUOTE_CHARS]}")
+    return fence_untrusted("\n".join(lines), label)
+
+
+class PaperCache:
+    """Papers loaded once per node call."""
+
+    def __init__(self, runtime: Runtime[QAContext]) -> None:
+        self._source = runtime.context.papers
+        self._papers: dict[str, Paper] = {}
+
+    def get(self, paper_id: str) -> Paper:
+        if paper_id not in self._papers:
+            self._papers[paper_id] = self._source.get(paper_id)
+        return self._papers[paper_id]

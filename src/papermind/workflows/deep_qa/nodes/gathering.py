@@ -1,0 +1,190 @@
+"""Evidence-gathering nodes: retrieve, rerank, distill, assess sufficiency, calculate."""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from papermind.domain.answer import EvidenceItem, Strategy
+from papermind.domain.chunk import SearchHit
+from papermind.domain.evidence import Evidence
+from papermind.workflows.deep_qa import calculator
+from papermind.workflows.deep_qa.context import QAContext
+from papermind.workflows.deep_qa.distilling import distill_hits
+from papermind.workflows.deep_qa.nodes.common import (
+    ask,
+    budget_exhausted,
+    current_outcome,
+    evidence_table,
+    prompt,
+    step,
+    task_of,
+    with_outcome,
+)
+from papermind.workflows.deep_qa.schemas import ExpressionOut
+from papermind.workflows.deep_qa.state import Assessment, QAState
+
+_ASSESS_VARS = frozenset({"question", "evidence"})
+_CALC_VARS = frozenset({"question", "evidence"})
+
+
+def _strategy(state: QAState) -> Strategy:
+    return [s for s in state.get("strategies", []) if s.task_id == state.get("current")][-1]
+
+
+async def retrieve(state: QAState, runtime: Runtime[QAContext]) -> dict[str, Any]:
+    """Search with the current strategy; keep only passages not seen before (novelty)."""
+    strategy = _strategy(state)
+    ctx = runtime.context
+    outcome = current_outcome(state)
+    if strategy.tool == "web_search" and ctx.web_search is not None:
+        return await _search_web(state, runtime, strategy)
+    hits = ctx.retriever.search(strategy.query, paper_ids=strategy.paper_ids or None,
+                                mode=strategy.mode, k=ctx.search_k,
+                                year_min=strategy.year_min, year_max=strategy.year_max)
+    seen_by_task = state.get("seen_chunks", {})
+    seen = list(seen_by_task.get(strategy.task_id, []))
+    new = [h for h in hits if h.chunk_id not in seen]
+    outcome = outcome.model_copy(update={"retrievals": outcome.retrievals + 1})
+    summary = (f"{strategy.mode} '{strategy.query[:80]}': {len(hits)} hit(s), "
+               f"{len(new)} new")
+    return {"hits": new, "new_hits": len(new), "seen_chunks": {**seen_by_task, strategy.task_id: seen + [h.chunk_id for h in new]},
+            "steps": state.get("steps", 0) + 1, "outcomes": with_outcome(state, outcome),
+            "history": [step("retrieve", summary, strategy.task_id)]}
+
+
+async def _search_web(state: QAState, runtime: Runtime[QAContext],
+                      strategy: Strategy) -> dict[str, Any]:
+    web = runtime.context.web_search
+    assert web is not None
+    results = await web.search(strategy.query, runtime.context.keep)
+    evidence = list(state.get("evidence", []))
+    outcome = current_outcome(state)
+    ids = []
+    for result in results:
+        item_id = f"E{len(evidence) + 1}"
+        ids.append(item_id)
+        evidence.append(EvidenceItem(
+            id=item_id, task_id=strategy.task_id, kind="web", title=result.title,
+            year=result.year, section=result.url,
+            evidence=Evidence(quote=result.snippet,
+                              reasons=["external source: not grounded in a stored paper"])))
+    outcome = outcome.model_copy(update={"retrievals": outcome.retrievals + 1,
+                                         "evidence_ids": outcome.evidence_ids + ids})
+    return {"hits": [], "new_hits": len(ids), "evidence": evidence, "new_evidence": len(ids),
+            "steps": state.get("steps", 0) + 1, "outcomes": with_outcome(state, outcome),
+            "history": [step("retrieve", f"{web.name}: {len(results)} result(s)",
+                             strategy.task_id)]}
+
+
+async def rerank(state: QAState, runtime: Runtime[QAContext]) -> dict[str, Any]:
+    """Reorder the new passages (with the reranker when one is configured) and keep the best."""
+    hits = state.get("hits", [])
+    keep = runtime.context.keep
+    reranker = runtime.context.reranker
+    if reranker is not None and len(hits) > 1:
+        result = reranker.rerank(state.get("query", ""), hits, keep)
+        ranked: list[SearchHit] = await result if inspect.isawaitable(result) else result
+        how = "reranker"
+    else:
+        ranked, how = sorted(hits, key=lambda h: -h.score), "search score"
+    kept = ranked[:keep]
+    return {"hits": kept, "history": [step("rerank", f"kept {len(kept)} of {len(hits)} "
+                                                     f"by {how}", state.get("current"))]}
+
+
+async def distill(state: QAState, runtime: Runtime[QAContext]) -> dict[str, Any]:
+    """Cut each kept passage down to the grounded quote(s) bearing on the sub-question."""
+    task = task_of(state, state.get("current"))
+    hits = state.get("hits", [])
+    evidence = list(state.get("evidence", []))
+    added, reused, notes = await distill_hits(runtime, task.id, task.question, hits, evidence)
+    outcome = current_outcome(state)
+    linked = [i for i in reused if i not in outcome.evidence_ids]
+    outcome = outcome.model_copy(update={"evidence_ids": outcome.evidence_ids + linked
+                                         + [e.id for e in added]})
+    verified = sum(e.evidence.verified for e in added)
+    summary = (f"{len(added)} new quote(s) from {len(hits)} passage(s), {verified} verified"
+               + (f"; also bears on {', '.join(linked)}" if linked else ""))
+    return {"evidence": evidence + added, "new_evidence": len(added), "notes": notes,
+            "outcomes": with_outcome(state, outcome),
+            "history": [step("distill", summary, task.id)]}
+
+
+async def assess_sufficiency(state: QAState, runtime: Runtime[QAContext]) -> dict[str, Any]:
+    """Decide: enough evidence, nothing new (novelty stop), out of bounds, or search again."""
+    task = task_of(state, state.get("current"))
+    ctx = runtime.context
+    outcome = current_outcome(state)
+    mine = [e for e in state.get("evidence", []) if e.id in outcome.evidence_ids]
+    assessment: Assessment | None = None
+    notes: list[str] = []
+    if not outcome.evidence_ids and outcome.retrievals <= 1 and state.get("new_hits", 0) == 0:
+        stop = "nothing found"
+    elif state.get("new_hits", 0) == 0 or state.get("new_evidence", 0) == 0:
+        stop = "novelty: the last retrieval brought nothing new"
+    elif state.get("steps", 0) >= ctx.max_steps:
+        stop = f"step bound reached ({ctx.max_steps} steps)"
+    else:
+        messages = prompt("assess_sufficiency", _ASSESS_VARS).render(
+            question=task.question, evidence=evidence_table(mine[-8:]))
+        assessment, notes = await ask(runtime, "checker", messages, Assessment,
+                                      "assess_sufficiency")
+        stop = _stop_reason(assessment, outcome.retrievals, ctx, runtime)
+    summary = stop or f"insufficient ({assessment.missing if assessment else '?'}); searching again"
+    return {"assessment": assessment, "loop_stop": stop, "notes": notes,
+            "history": [step("assess_sufficiency", summary, task.id)]}
+
+
+def _stop_reason(assessment: Assessment | None, retrievals: int, ctx: QAContext,
+                 runtime: Runtime[QAContext]) -> str:
+    if assessment is not None and assessment.sufficient:
+        return "sufficient"
+    if retrievals >= ctx.max_retrievals_per_task:
+        return f"retrieval bound for this task reached ({ctx.max_retrievals_per_task})"
+    if budget_exhausted(runtime):
+        return "token budget nearly spent"
+    return ""
+
+
+async def calculate(state: QAState, runtime: Runtime[QAContext]) -> dict[str, Any]:
+    """Compute a numeric comparison with the safe calculator over earlier tasks' evidence."""
+    task = task_of(state, state.get("current"))
+    outcomes = state.get("outcomes", {})
+    input_ids = [i for dep in task.depends_on for i in outcomes[dep].evidence_ids]
+    inputs = [e for e in state.get("evidence", []) if e.id in input_ids]
+    expression, notes = task.expression, list[str]()
+    if not expression:
+        messages = prompt("calculate", _CALC_VARS).render(
+            question=task.question, evidence=evidence_table(inputs[-8:]))
+        out, notes = await ask(runtime, "planner", messages, ExpressionOut, "calculate")
+        expression = out.expression if out else ""
+    evidence = list(state.get("evidence", []))
+    outcome = current_outcome(state).model_copy(update={"retrievals": 0})
+    try:
+        value = calculator.format_value(calculator.evaluate(expression))
+    except calculator.CalculatorError as err:
+        notes.append(f"{task.id}: calculator rejected {expression!r}: {err}")
+        return {"outcomes": with_outcome(state, outcome), "notes": notes, "loop_stop": "",
+                "steps": state.get("steps", 0) + 1,
+                "history": [step("calculate", f"no result: {err}", task.id)]}
+    item = _computed_item(f"E{len(evidence) + 1}", task.id, expression, value, inputs)
+    outcome = outcome.model_copy(update={"evidence_ids": [item.id]})
+    return {"evidence": [*evidence, item], "outcomes": with_outcome(state, outcome),
+            "notes": notes, "loop_stop": "computed", "steps": state.get("steps", 0) + 1,
+            "history": [step("calculate", f"{expression} = {value}", task.id)]}
+
+
+def _computed_item(item_id: str, task_id: str, expression: str, value: str,
+                   inputs: list[EvidenceItem]) -> EvidenceItem:
+    """A calculator result: verified only when every input quote it rests on is verified."""
+    sources = ", ".join(e.id for e in inputs) or "the plan"
+    verified = bool(inputs) and all(e.evidence.verified for e in inputs)
+    reasons = [f"computed by the calculator from {sources}"]
+    if not verified:
+        reasons.append("not all inputs are verified quotes")
+    return EvidenceItem(id=item_id, task_id=task_id, kind="computed", value=value,
+                        evidence=Evidence(quote=f"{expression} = {value}", verified=verified,
+                                          reasons=reasons))

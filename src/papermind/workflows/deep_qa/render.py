@@ -1,0 +1,133 @@
+"""A QAReport (deep or single-pass) as JSON, Markdown and a self-contained HTML page."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from papermind.domain.answer import EvidenceItem, QAReport, Strategy
+from papermind.domain.evidence import Evidence
+from papermind.workflows.deep_qa.report import report_json
+
+DEMO_LABEL = "demo quality: bundled local model"
+STATUS_TEXT = {"answered": "answered", "extractive": "extractive (model output unusable; "
+               "showing the best verified quotes)",
+               "insufficient_evidence": "INSUFFICIENT EVIDENCE: the papers found do not answer "
+                                        "this question"}
+_env = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"),
+                   autoescape=select_autoescape(["html", "j2"]), trim_blocks=True,
+                   lstrip_blocks=True)
+
+
+def to_json(report: QAReport) -> str:
+    return json.dumps(report_json(report), ensure_ascii=False, indent=2)
+
+
+def cite(e: Evidence) -> str:
+    """'p. X, l. Y-Z' for a verified quote; 'UNVERIFIED (why)' otherwise."""
+    if e.verified and e.anchor is not None:
+        return e.anchor.label()
+    if e.verified:
+        return "computed"
+    where = f"found at {e.anchor.label()} but " if e.anchor is not None else ""
+    return f"UNVERIFIED ({where}{'; '.join(e.reasons) or 'not located'})"
+
+
+def _source(item: EvidenceItem) -> str:
+    if item.kind == "computed":
+        return "calculator"
+    name = item.title or item.paper_id[:12]
+    return f"{name} ({item.year})" if item.year else name
+
+
+def _years(s: Strategy) -> str:
+    if s.year_min is None and s.year_max is None:
+        return ""
+    return f"{s.year_min or '...'}-{s.year_max or '...'}"
+
+
+def _cell(text: str, limit: int = 220) -> str:
+    text = " ".join(text.split()).replace("|", "\\|")
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def to_markdown(report: QAReport) -> str:
+    """Markdown: anchors 'p. X, l. Y-Z'; unverified items marked UNVERIFIED."""
+    out = [f"# Question: {report.question}", ""]
+    if report.demo_quality:
+        out += [f"> **{DEMO_LABEL}**: a small offline model wrote this; configure an endpoint "
+                "for real quality.", ""]
+    out += [f"**Status:** {STATUS_TEXT[report.status]}", ""]
+    out += _answer_md(report)
+    if report.contradictions:
+        out += ["## Disagreements between sources", ""]
+        out += [f"- {c.first} ({c.first_year or 'n.d.'}, "
+                f"{c.first_anchor.label() if c.first_anchor else 'UNVERIFIED'}) vs {c.second} "
+                f"({c.second_year or 'n.d.'}, "
+                f"{c.second_anchor.label() if c.second_anchor else 'UNVERIFIED'}): {c.note}"
+                for c in report.contradictions] + [""]
+    out += _tables_md(report)
+    out += ["## Steps", ""] + [f"{i}. `{s.node}`{f' [{s.task_id}]' if s.task_id else ''}: "
+                               f"{s.summary}" for i, s in enumerate(report.history, 1)] + [""]
+    v = report.verification
+    out += ["## Verification", "", f"{v.verified}/{v.total} citations verified "
+            f"({v.share_verified:.0%}). Stop: {report.stop_reason or '-'}.", ""]
+    if report.notes:
+        out += ["## Notes", ""] + [f"- {n}" for n in report.notes] + [""]
+    out += ["## Models and usage", ""] + [f"- {role}: {m}" for role, m in report.models.items()]
+    out += [f"- tokens in/out: {report.usage.get('tokens_in', 0)}/"
+            f"{report.usage.get('tokens_out', 0)}, cost ${report.usage.get('cost_usd', 0)}", ""]
+    return "\n".join(out)
+
+
+def _answer_md(report: QAReport) -> list[str]:
+    out = ["## Answer", ""]
+    if not report.sentences:
+        return out + ["The evidence found is not enough to answer this question.", ""]
+    for s in report.sentences:
+        marks = [f"[{c.evidence_id}: {cite(c.evidence)}]" for c in s.citations] or [
+            f"[{c}]" for c in s.cites] or ["[no citation: UNVERIFIED]"]
+        flag = "" if s.verified else " **(UNVERIFIED)**"
+        out.append(f"- {s.text} {' '.join(marks)}{flag}")
+    return [*out, ""]
+
+
+def _tables_md(report: QAReport) -> list[str]:
+    states = {o.task_id: o for o in report.outcomes}
+    out = ["## Plan", "", "| task | question | tool | after | result |", "|---|---|---|---|---|"]
+    for t in report.plan:
+        o = states.get(t.id)
+        result = f"{o.state}: {o.stop_reason}" if o else "-"
+        out.append(f"| {t.id} | {_cell(t.question)} | {t.tool} | "
+                   f"{', '.join(t.depends_on) or '-'} | {_cell(result, 80)} |")
+    out += ["", "## Search strategies", "", "| task | round | mode | why | query | years |",
+            "|---|---|---|---|---|---|"]
+    out += [f"| {s.task_id} | {s.round} | {s.mode} | {_cell(s.reason + (' ' + s.note if s.note else ''), 160)} "
+            f"| {_cell(s.query, 100)} | {_years(s)} |" for s in report.strategies]
+    out += ["", "## Evidence", "", "| id | task | source | where | quote |", "|---|---|---|---|---|"]
+    out += [f"| {e.id} | {e.task_id} | {_cell(_source(e), 60)} | {_cell(cite(e.evidence), 90)} "
+            f"| {_cell(e.evidence.quote)} |" for e in report.evidence]
+    return [*out, ""]
+
+
+def to_html(report: QAReport) -> str:
+    """A self-contained page; each citation is a ``.cite`` element with data attributes."""
+    by_id = {e.id: e for e in report.evidence}
+    return _env.get_template("answer.html.j2").render(
+        r=report, cite=cite, source=_source, years=_years, by_id=by_id,
+        demo_label=DEMO_LABEL, status_text=STATUS_TEXT[report.status],
+        share=f"{report.verification.share_verified:.0%}")
+
+
+def write_all(report: QAReport, out_dir: Path) -> list[Path]:
+    """report.json, report.md and report.html in ``out_dir`` (created if needed)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, text in (("report.json", to_json(report)), ("report.md", to_markdown(report)),
+                       ("report.html", to_html(report))):
+        path = out_dir / name
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written

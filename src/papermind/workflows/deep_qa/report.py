@@ -1,0 +1,56 @@
+"""Assemble a QAReport from a finished run's state, and its JSON form."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from papermind.domain.answer import EvidenceItem, QAKind, QAReport
+from papermind.domain.evidence import Evidence, VerificationSummary
+
+
+def assemble_report(state: Mapping[str, Any], *, kind: QAKind, question: str,
+                    paper_ids: list[str], title: str = "", demo_quality: bool = False,
+                    models: dict[str, str] | None = None,
+                    usage: dict[str, object] | None = None) -> QAReport:
+    """The report of a run; verification counts every citation of the answer."""
+    sentences = list(state.get("sentences", []))
+    cited = [c.evidence for s in sentences for c in s.citations]
+    outcomes = state.get("outcomes", {})
+    return QAReport(
+        kind=kind, question=question, paper_ids=paper_ids, title=title,
+        status=state.get("status", "insufficient_evidence"), sentences=sentences,
+        plan=list(state.get("plan", [])), outcomes=list(outcomes.values()),
+        strategies=list(state.get("strategies", [])), evidence=list(state.get("evidence", [])),
+        contradictions=list(state.get("contradictions", [])),
+        history=list(state.get("history", [])), stop_reason=state.get("stop_reason", ""),
+        notes=list(dict.fromkeys(state.get("notes", []))), demo_quality=demo_quality,
+        models=models or {}, usage=usage or {}, verification=VerificationSummary.of(cited))
+
+
+def _evidence(evidence: Evidence) -> dict[str, Any]:
+    return evidence.model_dump(mode="json")
+
+
+def _row(item: EvidenceItem) -> dict[str, Any]:
+    """An evidence-table row: the item's source fields with quote/verified/anchor inline."""
+    fields = item.model_dump(mode="json", exclude={"evidence"})
+    return {**fields, **_evidence(item.evidence)}
+
+
+def report_json(report: QAReport) -> dict[str, Any]:
+    """JSON with every evidence object carrying ``quote``, ``verified`` and ``anchor``."""
+    data = report.model_dump(mode="json", exclude={"evidence", "sentences", "verification"})
+    data["answer"] = report.text
+    data["sentences"] = [
+        {"text": s.text, "cites": s.cites, "verified": s.verified,
+         "citations": [{"evidence_id": c.evidence_id, "paper_id": c.paper_id,
+                        **_evidence(c.evidence)} for c in s.citations]}
+        for s in report.sentences]
+    data["evidence"] = [_row(item) for item in report.evidence]
+    summary = report.verification
+    data["verification"] = {"total": summary.total, "verified": summary.verified,
+                            "share_verified": round(summary.share_verified, 4),
+                            "unverified": summary.unverified}
+    data["source_papers"] = report.source_papers
+    return data

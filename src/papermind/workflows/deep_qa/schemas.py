@@ -1,0 +1,107 @@
+"""Structured-output schemas of the deep QA nodes: lenient, so small models can fill them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field, field_validator
+
+from papermind.domain.answer import PlanTask, Tool
+from papermind.domain.chunk import SearchMode
+
+_TOOLS = {"library_search", "paper_search", "calculator", "web_search"}
+_MODES = {"bm25", "dense", "hybrid"}
+
+
+class TaskOut(BaseModel):
+    """One planned sub-task."""
+
+    id: str = ""
+    question: str
+    tool: str = "library_search"
+    depends_on: list[str] = Field(default_factory=list)
+    mode_hint: str | None = None
+    paper_ids: list[str] = Field(default_factory=list)
+    expression: str = ""
+
+    @field_validator("depends_on", "paper_ids", mode="before")
+    @classmethod
+    def _listify(cls, value: Any) -> Any:
+        if value is None:
+            return []
+        return [value] if isinstance(value, str) else value
+
+    def to_task(self, index: int) -> PlanTask:
+        tool: Tool = self.tool if self.tool in _TOOLS else "library_search"  # type: ignore[assignment]
+        hint = (self.mode_hint or "").lower()
+        mode: SearchMode | None = hint if hint in _MODES else None  # type: ignore[assignment]
+        return PlanTask(id=self.id.strip() or f"t{index}", question=self.question.strip(),
+                        tool=tool, depends_on=[str(d).strip() for d in self.depends_on],
+                        mode_hint=mode, paper_ids=list(self.paper_ids),
+                        expression=self.expression.strip())
+
+
+class PlanOut(BaseModel):
+    """A plan: sub-tasks with dependencies and tools."""
+
+    tasks: list[TaskOut] = Field(default_factory=list)
+
+
+class TermsOut(BaseModel):
+    """Synonyms and related terms for a query."""
+
+    related_terms: list[str] = Field(default_factory=list)
+
+
+class QuoteOut(BaseModel):
+    """One quote copied from a numbered passage."""
+
+    passage: int = 1
+    quote: str
+
+
+class DistillOut(BaseModel):
+    """Quotes that bear on the sub-question."""
+
+    quotes: list[QuoteOut] = Field(default_factory=list)
+
+
+class ExpressionOut(BaseModel):
+    """An arithmetic expression for the safe calculator."""
+
+    expression: str
+
+
+class PairOut(BaseModel):
+    """Two evidence ids that disagree."""
+
+    first: str
+    second: str
+    note: str = ""
+
+
+class ContradictionsOut(BaseModel):
+    """Pairs of evidence that contradict each other."""
+
+    pairs: list[PairOut] = Field(default_factory=list)
+
+
+class SentenceOut(BaseModel):
+    """One answer sentence and the evidence ids it cites."""
+
+    text: str
+    cites: list[str] = Field(default_factory=list)
+
+    @field_validator("cites", mode="before")
+    @classmethod
+    def _listify(cls, value: Any) -> Any:
+        if value is None:
+            return []
+        return [value] if isinstance(value, str) else value
+
+
+class AnswerOut(BaseModel):
+    """A cited answer, or insufficient=true."""
+
+    sentences: list[SentenceOut] = Field(default_factory=list)
+    insufficient: bool = False
