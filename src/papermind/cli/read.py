@@ -1,0 +1,87 @@
+"""``papermind read``: deep reading of one paper with live progress per node."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.status import Status
+
+from papermind.cli.context import container, state, wants_json
+from papermind.domain.reading import ReadingReport
+from papermind.errors import BudgetExceededError, ProviderError
+from papermind.services.reading import ReadingRun, read_paper
+from papermind.workflows.deep_reading.render import DEMO_LABEL, cite, to_dict
+from papermind.workflows.ports import ProgressCallback
+
+
+def read(
+    ctx: typer.Context,
+    paper: Annotated[str, typer.Argument(
+        metavar="PAPER", help="Library id (or unique prefix), or a .pdf/.txt/.md file to add first.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    out: Annotated[Path | None, typer.Option(
+        "--out", help="Folder for report.json, report.md and report.html "
+                      "(default: <home>/reports/<job id>).")] = None,
+    job: Annotated[str | None, typer.Option(
+        "--job", help="Job id: resume that job where it stopped (default: a new job).")] = None,
+) -> None:
+    """Deep-read a paper: method, math steps and experiments, each point checked against the
+    paper's text (page and line), one rewrite when credibility is low, then deep questions."""
+    cli = state(ctx)
+    job_id = job or uuid.uuid4().hex
+    try:
+        with cli.err.status("starting deep reading...") as status:
+            run = asyncio.run(read_paper(container(ctx), paper, job_id=job_id, out_dir=out,
+                                         progress=_progress(cli.err, status)))
+    except (ProviderError, BudgetExceededError):
+        cli.err.print(f"job {job_id} stopped; completed steps are saved. Resume with: "
+                      f"papermind read {paper} --job {job_id}", highlight=False)
+        raise
+    for path in run.files:
+        cli.err.print(f"wrote {path}")
+    if wants_json(ctx, as_json):
+        cli.emit_json(to_dict(run.report))
+    else:
+        _print_summary(cli.console, run)
+
+
+def _progress(err: Console, status: Status) -> ProgressCallback:
+    def show(node: str, info: dict[str, object]) -> None:
+        if info.get("event") == "started":
+            mode = f" ({info['mode']})" if info.get("mode") else ""
+            status.update(f"[cyan]{node}[/]{mode} running...")
+        else:
+            err.print(f"[green]done[/] {node} [dim]{info.get('seconds', '')} s[/] "
+                      f"{info.get('summary', '')}", highlight=False)
+    return show
+
+
+def _print_summary(console: Console, run: ReadingRun) -> None:
+    r: ReadingReport = run.report
+    if r.demo_quality:
+        console.print(f"[yellow]{DEMO_LABEL}[/]")
+    v = r.verification
+    console.print(f"[bold]{r.title or r.paper_id}[/]  credibility [bold]{r.credibility.upper()}"
+                  f"[/], quotes verified {v.verified}/{v.total}, rewrites {r.rewrites}",
+                  highlight=False)
+    for p in r.points:
+        mark = "[green]verified[/]" if p.verified else "[red]UNVERIFIED[/]"
+        console.print(f"{p.id} {mark} {p.text}", highlight=False)
+        for e in p.evidence:
+            console.print(f"    \"{e.quote}\" [dim]({cite(e)})[/]", highlight=False)
+    if r.questions:
+        console.print("[bold]Questions[/]")
+        for n, q in enumerate(r.questions, start=1):
+            console.print(f"{n}. {q.text} [dim](builds on {', '.join(q.builds_on)})[/]",
+                          highlight=False)
+    console.print(f"job {run.job_id}; tokens {r.usage.tokens_in} in / {r.usage.tokens_out} out",
+                  highlight=False)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("read")(read)

@@ -1,0 +1,178 @@
+"""Deep-reading report: checked points, credibility, rewrites, questions and provenance."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from papermind.domain.base import Frozen
+from papermind.domain.evidence import Evidence, VerificationSummary
+
+PointKind = Literal["method", "derivation", "experiment", "result"]
+Verdict = Literal["supported", "partial", "unsupported", "not_checked"]
+Credibility = Literal["high", "medium", "low"]
+ChangeKind = Literal["added", "removed", "revised"]
+
+
+class ReadingPoint(Frozen):
+    """One point of the analysis with the quotes it rests on and the checker's verdict."""
+
+    id: str = Field(description="'M1' method, 'D1' derivation step, 'E1' experiment, 'R1' result")
+    kind: PointKind
+    text: str = Field(description="the principle / what the step states / the finding")
+    follows_from: str = Field(default="", description="derivation: what the step follows from")
+    symbols: list[str] = Field(default_factory=list, description="derivation: 'symbol: meaning'")
+    datasets: list[str] = Field(default_factory=list, description="experiment: datasets used")
+    baselines: list[str] = Field(default_factory=list, description="experiment: compared against")
+    metrics: list[str] = Field(default_factory=list, description="experiment: metrics reported")
+    ablations: list[str] = Field(default_factory=list, description="experiment: ablations run")
+    supports: str = Field(default="", description="result: the claim this result supports")
+    evidence: list[Evidence] = Field(default_factory=list, description="grounded quotes")
+    verdict: Verdict = Field(default="not_checked", description="checker's judgement")
+    verdict_note: str = Field(default="", description="why, in the checker's words or code's")
+    verified: bool = Field(
+        default=False, description="a quote was located and the verdict is not 'unsupported'")
+
+    @property
+    def grounded(self) -> bool:
+        """At least one quote was located in the paper."""
+        return any(e.verified for e in self.evidence)
+
+
+class Question(Frozen):
+    """A follow-up question built on verified points."""
+
+    text: str
+    builds_on: list[str] = Field(default_factory=list, description="ids of verified points")
+    why: str = Field(default="", description="what thinking the question pushes")
+
+
+class DroppedQuestion(Frozen):
+    """A proposed question that was not kept, and why."""
+
+    text: str
+    builds_on: list[str] = Field(default_factory=list)
+    reason: str
+
+
+class PointChange(Frozen):
+    """How one point changed between two analysis rounds."""
+
+    change: ChangeKind
+    kind: PointKind
+    before: str = Field(default="", description="text before (empty when added)")
+    after: str = Field(default="", description="text after (empty when removed)")
+    before_id: str | None = None
+    after_id: str | None = None
+    note: str = Field(default="", description="e.g. 'quotes replaced', 'now verified'")
+
+
+class Revision(Frozen):
+    """What a rewrite changed, and the feedback that prompted it."""
+
+    round: int = Field(description="1 for the first rewrite")
+    feedback: str = Field(description="the checker feedback shown to the reader")
+    credibility_before: Credibility
+    unverified_quotes_before: int = 0
+    changes: list[PointChange] = Field(default_factory=list)
+    kept: int = Field(default=0, description="points carried over unchanged")
+
+    def summary(self) -> str:
+        """One line: counts of kept / revised / added / removed points."""
+        counts = {k: sum(c.change == k for c in self.changes)
+                  for k in ("revised", "added", "removed")}
+        return (f"rewrite {self.round}: kept {self.kept}, revised {counts['revised']}, "
+                f"added {counts['added']}, removed {counts['removed']}")
+
+
+class CheckRound(Frozen):
+    """One pass of the hallucination checker."""
+
+    round: int = Field(description="0 = first analysis, 1 = after the first rewrite...")
+    credibility: Credibility
+    model_credibility: str = Field(default="", description="what the checker model said, raw")
+    points: int = 0
+    verified_points: int = 0
+    quotes: int = 0
+    verified_quotes: int = 0
+    notes: list[str] = Field(default_factory=list, description="caps, parse warnings")
+
+
+class ContextSection(Frozen):
+    """How one section of the paper went into the reader's context."""
+
+    title: str
+    kind: str = "other"
+    tokens_full: int = 0
+    tokens_kept: int = 0
+    sentences_full: int = 0
+    sentences_kept: int = 0
+    omitted: bool = Field(default=False, description="left out entirely (e.g. references)")
+
+
+class ContextInfo(Frozen):
+    """What the reader saw: the full paper or an extractive condensation of it."""
+
+    condensed: bool = False
+    method: Literal["full", "extractive"] = "full"
+    budget_tokens: int = Field(default=0, description="tokens allowed for the paper text")
+    paper_tokens: int = Field(default=0, description="tokens of the full paper text")
+    context_tokens: int = Field(default=0, description="tokens of the text given to the reader")
+    sections: list[ContextSection] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
+
+
+class HistoryEntry(Frozen):
+    """One node execution."""
+
+    node: str
+    started: str = Field(description="ISO-8601 UTC")
+    finished: str = Field(description="ISO-8601 UTC")
+    summary: str
+
+
+class NodeUsage(Frozen):
+    """Token usage of one node (or role)."""
+
+    calls: int = 0
+    tokens_in: int = 0
+    tokens_out: int = 0
+    cost_usd: float = 0.0
+
+
+class ReportUsage(Frozen):
+    """Token usage of the whole job."""
+
+    tokens_in: int = 0
+    tokens_out: int = 0
+    cost_usd: float = 0.0
+    by_node: dict[str, NodeUsage] = Field(default_factory=dict)
+    by_role: dict[str, NodeUsage] = Field(default_factory=dict)
+
+
+class ReadingReport(Frozen):
+    """The deep-reading report of one paper."""
+
+    kind: Literal["deep_reading"] = "deep_reading"
+    job_id: str = ""
+    paper_id: str
+    title: str = ""
+    demo_quality: bool = False
+    models: dict[str, str] = Field(default_factory=dict, description="role -> model")
+    usage: ReportUsage = Field(default_factory=ReportUsage)
+    history: list[HistoryEntry] = Field(default_factory=list)
+    verification: VerificationSummary = Field(default_factory=VerificationSummary)
+    credibility: Credibility = "medium"
+    rounds: list[CheckRound] = Field(default_factory=list)
+    rewrites: int = 0
+    revisions: list[Revision] = Field(default_factory=list)
+    points: list[ReadingPoint] = Field(default_factory=list)
+    questions: list[Question] = Field(default_factory=list)
+    dropped_questions: list[DroppedQuestion] = Field(default_factory=list)
+    context: ContextInfo = Field(default_factory=ContextInfo)
+    warnings: list[str] = Field(default_factory=list)
+
+    def evidence(self) -> list[Evidence]:
+        """Every evidence item of every point, in order."""
+        return [e for p in self.points for e in p.evidence]

@@ -1,0 +1,146 @@
+"""Deep reading use case: resolve the paper, run the graph under a durable checkpointer,
+assemble and write the report. Used by the CLI now and the REST API's jobs later."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from papermind.config import Settings
+from papermind.domain import Paper
+from papermind.domain.reading import ReadingReport
+from papermind.errors import InputError
+from papermind.llm import Gateway, build_gateway
+from papermind.services.checkpoints import sqlite_checkpointer
+from papermind.services.container import Container
+from papermind.services.grounder import GroundingAdapter
+from papermind.services.library import SUPPORTED_SUFFIXES, LibraryService
+from papermind.services.runner import run_graph
+from papermind.workflows.deep_reading import ReadingContext, build_graph
+from papermind.workflows.deep_reading.render import to_html, to_json, to_markdown
+from papermind.workflows.deep_reading.report import assemble_report
+from papermind.workflows.ports import Grounder, ProgressCallback
+
+LOCAL_CONTEXT_TOKENS = 4096
+"""Window used for the bundled local model: half of its n_ctx (8192 in llm/local.py), because
+on a CPU a 0.5B model needs minutes per 4k-token prompt (the implicit 'local' endpoint's
+32k default must not be trusted either)."""
+PROMPT_RESERVE = 1200
+"""Tokens kept for instructions, and in a rewrite the previous analysis and the feedback."""
+SCHEMA_RESERVE = 600
+"""Extra tokens where the JSON schema travels inside the prompt (json_mode, local model)."""
+SMALL_WINDOW = 8192
+
+
+def gateway_for(container: Container) -> Gateway:
+    """The process's gateway (the container's when it has one), cache in the library file."""
+    existing = getattr(container, "gateway", None)
+    if isinstance(existing, Gateway):
+        return existing
+    return build_gateway(container.settings.llm, db=container.db)
+
+
+def resolve_paper(library: LibraryService, paper: str | Path) -> Paper:
+    """A stored paper by id (or unique prefix), or a file path added to the library first."""
+    path = Path(paper)
+    if path.is_file():
+        result = library.add_file(path)
+        if result.status == "failed" or result.paper_id is None:
+            raise InputError(result.reason or f"{path}: could not be added")
+        return library.get(result.paper_id)
+    if path.is_dir():
+        raise InputError(f"{path}: is a folder; give one paper (a file or a library id)")
+    if path.suffix.lower() in SUPPORTED_SUFFIXES or "/" in str(paper):
+        raise InputError(f"{path}: no such file")
+    return library.show(str(paper)).paper
+
+
+def reader_window(settings: Settings, gateway: Gateway) -> tuple[int, int]:
+    """(paper-text budget, points per part) for the reader model's context window."""
+    role = gateway.resolve("reader")
+    window = role.endpoint.context_tokens
+    if role.endpoint.provider == "local":
+        window = min(window, LOCAL_CONTEXT_TOKENS)
+    points = settings.workflows.reading_max_points
+    if window <= SMALL_WINDOW:
+        points = min(points, 2)
+    if settings.workflows.reading_context_tokens:
+        return settings.workflows.reading_context_tokens, points
+    room = min(role.max_tokens, window // 4)
+    reserve = PROMPT_RESERVE
+    if role.endpoint.provider == "local" or role.endpoint.structured_method == "json_mode":
+        reserve += SCHEMA_RESERVE
+    return max(256, window - room - reserve), points
+
+
+@dataclass
+class ReadingRun:
+    """A finished deep reading: the report and where its files went (if written)."""
+
+    report: ReadingReport
+    job_id: str
+    files: list[Path] = field(default_factory=list)
+
+
+async def run_reading(paper: Paper, *, settings: Settings, gateway: Gateway, grounder: Grounder,
+                      papers: Any, job_id: str, checkpoint_db: Path,
+                      progress: ProgressCallback | None = None) -> ReadingReport:
+    """Run (or resume) job ``job_id`` on ``paper`` and return its report."""
+    bound = gateway.bind(job_id=job_id)
+    budget, max_points = reader_window(settings, bound)
+    context = ReadingContext(gateway=bound, grounder=grounder, papers=papers,
+                             context_budget=budget,
+                             max_rewrites=settings.workflows.reading_max_rewrites,
+                             max_points=max_points, progress=progress)
+    started = {"at": time.perf_counter()}
+
+    def on_node(node: str, delta: Mapping[str, Any]) -> None:
+        if progress is None:
+            return
+        history = delta.get("history") or []
+        summary = history[-1].summary if history else ""
+        progress(node, {"event": "finished", "summary": summary,
+                        "seconds": round(time.perf_counter() - started["at"], 1)})
+        started["at"] = time.perf_counter()
+
+    async with sqlite_checkpointer(checkpoint_db) as saver:
+        result = await run_graph(build_graph(), {"paper_id": paper.id}, thread_id=job_id,
+                                 checkpointer=saver, context=context, on_node=on_node)
+    return assemble_report(result.state, paper_id=paper.id, job_id=job_id, gateway=bound)
+
+
+async def read_paper(container: Container, paper: str | Path, *, job_id: str | None = None,
+                     out_dir: Path | None = None, progress: ProgressCallback | None = None,
+                     gateway: Gateway | None = None) -> ReadingRun:
+    """The whole use case: resolve, read, write report.json/.md/.html to ``out_dir``.
+
+    ``out_dir`` None writes to ``<home>/reports/<job id>/``.
+    """
+    stored = resolve_paper(container.library, paper)
+    job = job_id or uuid.uuid4().hex
+    report = await run_reading(stored, settings=container.settings,
+                               gateway=gateway or gateway_for(container),
+                               grounder=GroundingAdapter(), papers=container.library,
+                               job_id=job, checkpoint_db=container.settings.checkpoint_path,
+                               progress=progress)
+    folder = out_dir if out_dir is not None else container.settings.home_dir / "reports" / job
+    return ReadingRun(report, job, write_reports(report, folder))
+
+
+def write_reports(report: ReadingReport, folder: Path) -> list[Path]:
+    """report.json, report.md and report.html in ``folder`` (created if needed)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        paths = []
+        for name, text in (("report.json", to_json(report)), ("report.md", to_markdown(report)),
+                           ("report.html", to_html(report))):
+            path = folder / name
+            path.write_text(text, encoding="utf-8")
+            paths.append(path)
+    except OSError as err:
+        raise InputError(f"cannot write reports to {folder}: {err.strerror or err}") from err
+    return paths

@@ -1,0 +1,34 @@
+"""Collaborators and knobs of a deep reading, passed as the graph's runtime context."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from papermind.llm import Gateway
+from papermind.workflows.deep_reading.condense import TokenCounter, estimate_tokens
+from papermind.workflows.ports import Grounder, PaperSource, ProgressCallback
+
+
+@dataclass
+class ReadingContext:
+    """What the nodes need; services build it from Settings (tests from fakes)."""
+
+    gateway: Gateway
+    grounder: Grounder
+    papers: PaperSource
+    context_budget: int = 6000
+    """Tokens of paper text the reader may see (the rest of its window is for output)."""
+    max_rewrites: int = 1
+    """Rewrites allowed when the checker finds credibility low."""
+    max_points: int = 4
+    """Points per part (method, derivation, results) kept from the reader's answer."""
+    max_quotes: int = 2
+    """Quotes per point kept."""
+    max_questions: int = 5
+    count_tokens: TokenCounter = estimate_tokens
+    progress: ProgressCallback | None = None
+
+    def announce(self, node: str, **info: object) -> None:
+        """Tell the caller a node started (live progress)."""
+        if self.progress is not None:
+            self.progress(node, {"event": "started", **info})

