@@ -41,3 +41,10 @@ def test_offset_map_points_back_to_exact_line_spans() -> None:
     assert hit.line == 2
     both = span_lines(segments, text.index("models"), text.index("models") + 6)
     assert [s.line for s in both] == [1, 2]
+
+
+def test_surrogate_pairs_from_pdfium_become_one_character() -> None:
+    from papermind.ingest.normalize import clean_line
+
+    assert clean_line("x \ud835\udc65 y") == "x x y"  # U+1D465 MATHEMATICAL ITALIC X, NFKC'd
+    assert clean_line("lone \ud835 half") == "lone half"

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from papermind.errors import InputError, NotFoundError
+from papermind.grounding import GroundingEngine
 from papermind.llm.testing import fake_gateway
 from papermind.services.checkpoints import memory_checkpointer
-from papermind.services.grounder import GroundingAdapter
 from papermind.services.qa import QAParts, answer_question
 from papermind.workflows.deep_qa.render import to_html, to_markdown
 from papermind.workflows.deep_qa.report import report_json
@@ -26,7 +26,7 @@ def parts(script: dict[str, Any], library: Library) -> QAParts:
             raise NotFoundError(f"no paper with id {prefix!r}")
         return found[0]
     return QAParts(gateway=fake_gateway(script), retriever=KeywordRetriever(library),
-                   papers=library, grounder=GroundingAdapter(), resolve_id=resolve)
+                   papers=library, grounder=GroundingEngine(), resolve_id=resolve)
 
 
 @pytest.fixture

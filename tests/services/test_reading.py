@@ -10,10 +10,10 @@ import pytest
 
 from papermind.config import EndpointSettings, LLMSettings, RoleSettings, load_settings
 from papermind.errors import InputError, NotFoundError, ProviderError
+from papermind.grounding import GroundingEngine
 from papermind.llm import build_gateway
 from papermind.llm.testing import fake_gateway
 from papermind.services.container import Container
-from papermind.services.grounder import GroundingAdapter
 from papermind.services.reading import read_paper, reader_window, resolve_paper, run_reading
 from tests.workflows.deep_reading.conftest import (
     PAPER_MD,
@@ -70,7 +70,7 @@ async def test_failed_job_resumes_without_repeating_done_nodes(
     gateway = fake_gateway({"reader": [reader_answer()],
                             "checker": [RuntimeError("endpoint down"), checker_answer("high")],
                             "questioner": [questions_answer(["M1"])]})
-    kwargs = dict(settings=container.settings, gateway=gateway, grounder=GroundingAdapter(),
+    kwargs = dict(settings=container.settings, gateway=gateway, grounder=GroundingEngine(),
                   papers=container.library, job_id="job-42",
                   checkpoint_db=container.settings.db_path)
     with pytest.raises(ProviderError):

@@ -33,13 +33,21 @@ def _compat(ch: str) -> str:
     return ch
 
 
+def _join_surrogates(text: str) -> str:
+    """PDFium can hand out UTF-16 surrogate pairs as two code points; make them one (and drop
+    lone halves), so the text is valid Unicode everywhere downstream."""
+    if not any(0xD800 <= ord(ch) <= 0xDFFF for ch in text):
+        return text
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace").replace("\ufffd", "")
+
+
 def clean_line(text: str) -> str:
     """Ligatures expanded, soft hyphens and zero-width/odd code points removed, spaces collapsed.
 
     A soft hyphen (U+00AD) or PDFium's U+FFFE marker at the end of a line becomes '-' so that
     the join can de-hyphenate; elsewhere it is dropped.
     """
-    stripped = text.rstrip()
+    stripped = _join_surrogates(text.rstrip())
     trailing_soft = stripped.endswith(("\u00ad", "\ufffe"))
     out = stripped.translate(_MAP)
     if _HIGH.search(out):

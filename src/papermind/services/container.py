@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from papermind.config import Settings
 from papermind.db import Database
 from papermind.domain import Paper
+from papermind.grounding import GroundingEngine
 from papermind.library.papers import PaperRepository
 from papermind.services.library import FileParser, Indexer, LibraryService
 
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
     from types import TracebackType
 
     from papermind.library.search import SearchIndex
+    from papermind.llm import Gateway
     from papermind.services.search import SearchService
 
 
@@ -56,6 +58,18 @@ class Container:
         """Keeps search in step with the library; the index (and its embedding model) is
         built on the first add or remove, so `list` and `show` never load a model."""
         return _DeferredIndexer(self)
+
+    @cached_property
+    def gateway(self) -> Gateway:
+        """The process's model gateway; its response cache lives in the library file."""
+        from papermind.llm import build_gateway
+
+        return build_gateway(self.settings.llm, db=self.db)
+
+    @cached_property
+    def grounder(self) -> GroundingEngine:
+        """The grounding engine every workflow uses (keeps recent papers indexed)."""
+        return GroundingEngine()
 
     @cached_property
     def parser(self) -> FileParser:

@@ -69,13 +69,8 @@ class QAParts:
 
 
 def gateway_for(container: Container) -> Gateway:
-    """The process's gateway (the container's when it has one), cache in the library file."""
-    existing = getattr(container, "gateway", None)
-    if isinstance(existing, Gateway):
-        return existing
-    from papermind.llm import build_gateway
-
-    return build_gateway(container.settings.llm, db=container.db)
+    """The gateway questions run on (a seam tests replace)."""
+    return container.gateway
 
 
 def qa_parts(container: Container) -> QAParts:
@@ -83,14 +78,12 @@ def qa_parts(container: Container) -> QAParts:
 
     No reranker is passed: the search index applies the configured one itself.
     """
-    from papermind.services.grounder import GroundingAdapter
-
     settings = container.settings
     records = container.papers.list()
     years = [r.year for r in records if r.year]
     return QAParts(gateway=gateway_for(container),
                    retriever=container.search, papers=container.papers,
-                   grounder=GroundingAdapter(), workflows=settings.workflows,
+                   grounder=container.grounder, workflows=settings.workflows,
                    token_budget=settings.llm.job_token_budget,
                    resolve_id=container.papers.resolve, newest_year=max(years, default=None),
                    catalog=[CatalogEntry(r.id, r.title, r.year, r.source_name) for r in records])

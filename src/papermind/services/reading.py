@@ -14,10 +14,9 @@ from papermind.config import Settings
 from papermind.domain import Paper
 from papermind.domain.reading import ReadingReport
 from papermind.errors import InputError
-from papermind.llm import Gateway, build_gateway
+from papermind.llm import Gateway
 from papermind.services.checkpoints import sqlite_checkpointer
 from papermind.services.container import Container
-from papermind.services.grounder import GroundingAdapter
 from papermind.services.library import SUPPORTED_SUFFIXES, LibraryService
 from papermind.services.runner import run_graph
 from papermind.workflows.deep_reading import ReadingContext, build_graph
@@ -37,11 +36,8 @@ SMALL_WINDOW = 8192
 
 
 def gateway_for(container: Container) -> Gateway:
-    """The process's gateway (the container's when it has one), cache in the library file."""
-    existing = getattr(container, "gateway", None)
-    if isinstance(existing, Gateway):
-        return existing
-    return build_gateway(container.settings.llm, db=container.db)
+    """The gateway a reading runs on (a seam tests replace)."""
+    return container.gateway
 
 
 def resolve_paper(library: LibraryService, paper: str | Path) -> Paper:
@@ -124,7 +120,7 @@ async def read_paper(container: Container, paper: str | Path, *, job_id: str | N
     job = job_id or uuid.uuid4().hex
     report = await run_reading(stored, settings=container.settings,
                                gateway=gateway or gateway_for(container),
-                               grounder=GroundingAdapter(), papers=container.library,
+                               grounder=container.grounder, papers=container.library,
                                job_id=job, checkpoint_db=container.settings.checkpoint_path,
                                progress=progress)
     folder = out_dir if out_dir is not None else container.settings.home_dir / "reports" / job

@@ -18,7 +18,6 @@ from papermind.errors import InputError
 from papermind.llm import Gateway
 from papermind.services.checkpoints import sqlite_checkpointer
 from papermind.services.container import Container
-from papermind.services.grounder import GroundingAdapter
 from papermind.services.reading import gateway_for, resolve_paper
 from papermind.services.runner import RunStatus, run_graph
 from papermind.workflows.ports import Grounder, ProgressCallback
@@ -140,7 +139,7 @@ async def review_paper(container: Container, paper: str | Path, *, reviewers: Re
     stored = resolve_paper(container.library, paper)
     job = job_id or uuid.uuid4().hex
     run = await run_review(stored, settings=container.settings,
-                           gateway=gateway or gateway_for(container), grounder=GroundingAdapter(),
+                           gateway=gateway or gateway_for(container), grounder=container.grounder,
                            job_id=job, checkpoint_db=container.settings.checkpoint_path,
                            reviewers=reviewers, progress=progress, signoff=signoff, resume=resume)
     folder = out_dir if out_dir is not None else container.settings.home_dir / "reports" / job

@@ -10,7 +10,7 @@ from typing import Any
 
 from papermind.domain import Anchor, Line, Page, Paper, Paragraph, SearchHit, Segment
 from papermind.errors import NotFoundError
-from papermind.services.grounder import GroundingAdapter
+from papermind.grounding import GroundingEngine
 from papermind.workflows.deep_qa.context import QAContext
 
 _WORD = re.compile(r"[a-z0-9]+")
@@ -84,7 +84,7 @@ def context(gateway: Any, library: Library, retriever: Any | None = None,
             **limits: Any) -> QAContext:
     """A QAContext over the fake library with the real grounding engine."""
     return QAContext(gateway=gateway, retriever=retriever or KeywordRetriever(library),
-                     papers=library, grounder=GroundingAdapter(), **limits)
+                     papers=library, grounder=GroundingEngine(), **limits)
 
 
 OFFENSIVE = [

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from papermind.domain import Paper
+from papermind.grounding import GroundingEngine
 from papermind.ingest import parse_bytes
 from papermind.llm.testing import FakeGateway, fake_gateway
-from papermind.services.grounder import GroundingAdapter
 from papermind.workflows.deep_reading import ReadingContext
 
 PAPER_MD = """# Sparse Mixture Routing for Efficient Transformers
@@ -106,7 +106,7 @@ def make_context(paper: Paper) -> ContextFactory:
     """``make_context(script, max_rewrites=1)`` -> (context, gateway) with real grounding."""
     def build(script: dict[str, list[Any]], **knobs: Any) -> tuple[ReadingContext, FakeGateway]:
         gateway = fake_gateway(script)
-        ctx = ReadingContext(gateway=gateway, grounder=GroundingAdapter(), papers=Papers(paper),
+        ctx = ReadingContext(gateway=gateway, grounder=GroundingEngine(), papers=Papers(paper),
                              **knobs)
         return ctx, gateway
     return build

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from papermind.domain import Paper
+from papermind.grounding import GroundingEngine
 from papermind.services.checkpoints import memory_checkpointer
-from papermind.services.grounder import GroundingAdapter
 from papermind.services.runner import RunResult, run_graph
 from papermind.workflows.review import FULL_PANEL, ReviewContext, build_graph
 from tests.workflows.review.paperkit import build_paper
@@ -72,7 +72,7 @@ def paper() -> Paper:
 
 
 def context(gateway: Any, **knobs: Any) -> ReviewContext:
-    return ReviewContext(gateway=gateway, grounder=GroundingAdapter(), **knobs)
+    return ReviewContext(gateway=gateway, grounder=GroundingEngine(), **knobs)
 
 
 async def run_review(gateway: Any, paper: Paper, *, panel: list[str] | None = None,
