@@ -14,8 +14,8 @@ from rich.markup import escape
 
 from papermind.cli.context import container, state, wants_json
 from papermind.domain.answer import QAReport
-from papermind.services.qa import StepListener, answer_question, qa_parts
-from papermind.workflows.deep_qa.render import DEMO_LABEL, STATUS_TEXT, cite, write_all
+from papermind.services.qa import StepListener, answer_question, qa_parts, write_reports
+from papermind.workflows.deep_qa.render import DEMO_LABEL, STATUS_TEXT, cite
 from papermind.workflows.deep_qa.report import report_json
 
 
@@ -42,7 +42,7 @@ def ask(
             qa_parts(box), question, deep=deep, paper_ids=paper or (), job_id=job_id,
             on_step=_progress(cli.err, status.update), db_path=box.settings.checkpoint_path))
     folder = out or box.settings.home_dir / "reports" / job_id
-    for path in write_all(report, folder):
+    for path in write_reports(report, folder):
         cli.err.print(f"wrote {path}", highlight=False)
     if wants_json(ctx, as_json):
         cli.emit_json({"job_id": job_id, **report_json(report)})

@@ -46,8 +46,7 @@ def workflow_runners(container: Container, gateway: Gateway | None = None) -> di
         return JobOutcome(usage=_usage(run.report))
 
     async def question(job: Job, progress: Progress) -> JobOutcome:
-        from papermind.services.qa import answer_question, qa_parts
-        from papermind.workflows.deep_qa.render import write_all
+        from papermind.services.qa import answer_question, qa_parts, write_reports
 
         parts = qa_parts(container)
         if gateway is not None:
@@ -57,7 +56,7 @@ def workflow_runners(container: Container, gateway: Gateway | None = None) -> di
             paper_ids=job.request.paper_ids, job_id=job.id,
             on_step=lambda node, summary: progress(node, {"event": "finished", "summary": summary}),
             db_path=container.settings.checkpoint_path)
-        write_all(report, report_dir(container, job.id))
+        write_reports(report, report_dir(container, job.id))
         return JobOutcome(usage=_usage(report))
 
     return {"reading": reading, "review": review, "question": question}

@@ -21,6 +21,7 @@ from papermind.domain.answer import QAKind, QAReport
 from papermind.errors import ConfigError, InputError
 from papermind.llm import Gateway
 from papermind.services.checkpoints import sqlite_checkpointer
+from papermind.services.report_files import write_report_files
 from papermind.services.runner import run_graph
 from papermind.workflows.cited_qa.graph import build_graph as build_cited_graph
 from papermind.workflows.deep_qa.context import CatalogEntry, QAContext, Reranker, WebSearch
@@ -155,3 +156,11 @@ def usage_of(gateway: Gateway) -> dict[str, object]:
     return {"tokens_in": total.tokens_in, "tokens_out": total.tokens_out,
             "cost_usd": round(total.cost_usd, 6), "calls": total.calls,
             "by_node": {node: u.to_dict() for node, u in gateway.usage.by_node().items()}}
+
+
+def write_reports(report: QAReport, folder: Path) -> list[Path]:
+    """report.json, report.md and report.html in ``folder`` (created if needed)."""
+    from papermind.workflows.deep_qa.render import to_html, to_json, to_markdown
+
+    return write_report_files(folder, json_text=to_json(report), markdown=to_markdown(report),
+                              html=to_html(report))

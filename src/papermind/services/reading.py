@@ -18,6 +18,7 @@ from papermind.llm import Gateway
 from papermind.services.checkpoints import sqlite_checkpointer
 from papermind.services.container import Container
 from papermind.services.library import SUPPORTED_SUFFIXES, LibraryService
+from papermind.services.report_files import write_report_files
 from papermind.services.runner import run_graph
 from papermind.workflows.deep_reading import ReadingContext, build_graph
 from papermind.workflows.deep_reading.render import to_html, to_json, to_markdown
@@ -129,14 +130,5 @@ async def read_paper(container: Container, paper: str | Path, *, job_id: str | N
 
 def write_reports(report: ReadingReport, folder: Path) -> list[Path]:
     """report.json, report.md and report.html in ``folder`` (created if needed)."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        paths = []
-        for name, text in (("report.json", to_json(report)), ("report.md", to_markdown(report)),
-                           ("report.html", to_html(report))):
-            path = folder / name
-            path.write_text(text, encoding="utf-8")
-            paths.append(path)
-    except OSError as err:
-        raise InputError(f"cannot write reports to {folder}: {err.strerror or err}") from err
-    return paths
+    return write_report_files(folder, json_text=to_json(report), markdown=to_markdown(report),
+                              html=to_html(report))

@@ -19,6 +19,7 @@ from papermind.llm import Gateway
 from papermind.services.checkpoints import sqlite_checkpointer
 from papermind.services.container import Container
 from papermind.services.reading import gateway_for, resolve_paper
+from papermind.services.report_files import write_report_files
 from papermind.services.runner import RunStatus, run_graph
 from papermind.workflows.ports import Grounder, ProgressCallback
 from papermind.workflows.review import FULL_PANEL, ReviewContext, build_graph
@@ -149,15 +150,6 @@ async def review_paper(container: Container, paper: str | Path, *, reviewers: Re
 
 def write_reports(report: ReviewReport, folder: Path) -> list[Path]:
     """report.json, report.md and report.html in ``folder`` (created if needed)."""
-    texts = {"report.json": json.dumps(to_json(report), ensure_ascii=False, indent=2),
-             "report.md": to_markdown(report), "report.html": to_html(report)}
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        paths = []
-        for name, text in texts.items():
-            path = folder / name
-            path.write_text(text, encoding="utf-8")
-            paths.append(path)
-    except OSError as err:
-        raise InputError(f"cannot write reports to {folder}: {err.strerror or err}") from err
-    return paths
+    return write_report_files(
+        folder, json_text=json.dumps(to_json(report), ensure_ascii=False, indent=2),
+        markdown=to_markdown(report), html=to_html(report))

@@ -119,15 +119,3 @@ def to_html(report: QAReport) -> str:
         r=report, cite=cite, source=_source, years=_years, by_id=by_id,
         demo_label=DEMO_LABEL, status_text=STATUS_TEXT[report.status],
         share=f"{report.verification.share_verified:.0%}")
-
-
-def write_all(report: QAReport, out_dir: Path) -> list[Path]:
-    """report.json, report.md and report.html in ``out_dir`` (created if needed)."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, text in (("report.json", to_json(report)), ("report.md", to_markdown(report)),
-                       ("report.html", to_html(report))):
-        path = out_dir / name
-        path.write_text(text, encoding="utf-8")
-        written.append(path)
-    return written
