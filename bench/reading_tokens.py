@@ -29,10 +29,10 @@ sys.path.insert(0, str(ROOT / "src"))
 from langchain_core.messages import BaseMessage  # noqa: E402
 
 from papermind.domain import Paper  # noqa: E402
+from papermind.grounding import GroundingEngine  # noqa: E402
 from papermind.ingest import parse_file  # noqa: E402
 from papermind.llm.testing import fake_gateway  # noqa: E402
 from papermind.services.checkpoints import memory_checkpointer  # noqa: E402
-from papermind.services.grounder import GroundingAdapter  # noqa: E402
 from papermind.services.runner import run_graph  # noqa: E402
 from papermind.workflows.deep_reading import ReadingContext, build_graph  # noqa: E402
 from papermind.workflows.deep_reading.condense import (  # noqa: E402
@@ -96,7 +96,7 @@ async def one_run(paper: Paper, budget: int, points: int, rewrite: bool) -> dict
               "checker": [checker("low"), checker("high")] if rewrite else [checker("high")]}
     gateway = fake_gateway(script)
     papers = type("Papers", (), {"get": lambda self, _id: paper})()
-    ctx = ReadingContext(gateway=gateway, grounder=GroundingAdapter(), papers=papers,
+    ctx = ReadingContext(gateway=gateway, grounder=GroundingEngine(), papers=papers,
                          context_budget=budget, max_points=points, max_rewrites=1)
     await run_graph(build_graph(), {"paper_id": paper.id}, thread_id="bench",
                     checkpointer=memory_checkpointer(), context=ctx)

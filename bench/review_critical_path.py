@@ -25,10 +25,10 @@ from tests.workflows.review.panel_mock import panel_responder  # noqa: E402
 
 from papermind.config import EndpointSettings, LLMSettings  # noqa: E402
 from papermind.domain import Paper  # noqa: E402
+from papermind.grounding import GroundingEngine  # noqa: E402
 from papermind.llm import build_gateway  # noqa: E402
 from papermind.llm.testing import MockOpenAIServer  # noqa: E402
 from papermind.services.checkpoints import memory_checkpointer  # noqa: E402
-from papermind.services.grounder import GroundingAdapter  # noqa: E402
 from papermind.services.runner import run_graph  # noqa: E402
 from papermind.workflows.review import FULL_PANEL, ReviewContext, build_graph  # noqa: E402
 
@@ -50,7 +50,7 @@ async def one_run(base_url: str, paper: Paper, n: int) -> tuple[float, float]:
     endpoint = EndpointSettings(base_url=base_url, model="mock-model", api_key="k",
                                 timeout_s=30, max_concurrency=8)
     gateway = build_gateway(LLMSettings(endpoints={"default": endpoint}, cache=False))
-    context = ReviewContext(gateway=gateway, grounder=GroundingAdapter(), input_chars=6000)
+    context = ReviewContext(gateway=gateway, grounder=GroundingEngine(), input_chars=6000)
     started = time.perf_counter()
     result = await run_graph(build_graph(), {"paper": paper, "panel": list(FULL_PANEL)},
                              thread_id=f"bench-{n}", checkpointer=memory_checkpointer(),

@@ -24,11 +24,11 @@ from tests.workflows.review.panel_mock import panel_responder  # noqa: E402
 
 from papermind.config import EndpointSettings, LLMSettings, Settings  # noqa: E402
 from papermind.domain import Paper  # noqa: E402
+from papermind.grounding import GroundingEngine  # noqa: E402
 from papermind.ingest import parse_file  # noqa: E402
 from papermind.llm import build_gateway  # noqa: E402
 from papermind.llm.testing import MockOpenAIServer  # noqa: E402
 from papermind.services.checkpoints import memory_checkpointer  # noqa: E402
-from papermind.services.grounder import GroundingAdapter  # noqa: E402
 from papermind.services.review import review_context  # noqa: E402
 from papermind.services.runner import run_graph  # noqa: E402
 from papermind.workflows.review import FULL_PANEL, build_graph  # noqa: E402
@@ -40,7 +40,7 @@ def paper_tokens(paper: Paper) -> int:
     return sum(len(line.text) + 1 for line in paper.lines()) // 4
 
 
-async def review_tokens(base_url: str, paper: Paper, window: int, grounder: GroundingAdapter
+async def review_tokens(base_url: str, paper: Paper, window: int, grounder: GroundingEngine
                         ) -> tuple[int, int]:
     endpoint = EndpointSettings(base_url=base_url, model="mock-model", api_key="k",
                                 context_tokens=window, timeout_s=30)
@@ -64,7 +64,7 @@ async def main(limit: int | None, window: int) -> list[str]:
     with MockOpenAIServer(responder=panel_responder) as mock:
         for path in files:
             paper = parse_file(path)
-            used, budget = await review_tokens(mock.base_url, paper, window, GroundingAdapter())
+            used, budget = await review_tokens(mock.base_url, paper, window, GroundingEngine())
             own = paper_tokens(paper)
             rows.append((path.name, own, used, used / own))
     ratios = [r[3] for r in rows]
