@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from papermind.cli.context import container, state, wants_json
+from papermind.cli.options import JsonFlag
 from papermind.services.grounding import LocateResult, locate_quote
 
 NOT_FOUND_EXIT = 1
@@ -22,7 +23,7 @@ def locate(
     quote: Annotated[str, typer.Argument(metavar="QUOTE", help="The text to find.")],
     claim: Annotated[str | None, typer.Option(
         "--claim", help="Also check a claim (numbers, names, tables...) against what is found.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    as_json: JsonFlag = False,
 ) -> None:
     """Find where a paper says a quote: page, lines, the paper's text and a score."""
     result = locate_quote(container(ctx).library, paper, quote, claim)

@@ -10,6 +10,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from papermind.cli.context import state, wants_json
+from papermind.cli.options import JsonFlag
 from papermind.errors import ProviderError
 from papermind.llm.health import check_endpoints, role_table
 from papermind.llm.local import INSTALL_HINT, local_model_name
@@ -19,7 +20,7 @@ def models(
     ctx: typer.Context,
     check: Annotated[bool, typer.Option(
         "--check/--no-check", help="Probe each endpoint (GET /models; local: installed?).")] = True,
-    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    as_json: JsonFlag = False,
 ) -> None:
     """Show which model and temperature each role uses, and whether its endpoint answers."""
     cli = state(ctx)

@@ -13,10 +13,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from papermind.cli import paper_views as views
 from papermind.cli.context import container, state, wants_json
+from papermind.cli.options import JsonFlag
 from papermind.errors import InputError
 from papermind.services.library import AddResult, ProgressHook
-
-JsonFlag = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
 
 
 def parse(

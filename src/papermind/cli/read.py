@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -12,6 +11,7 @@ from rich.console import Console
 from rich.status import Status
 
 from papermind.cli.context import container, state, wants_json
+from papermind.cli.options import OutDir, PaperToAdd, ReportJsonFlag
 from papermind.domain.reading import ReadingReport
 from papermind.errors import BudgetExceededError, ProviderError
 from papermind.services.reading import ReadingRun, read_paper
@@ -21,12 +21,9 @@ from papermind.workflows.ports import ProgressCallback
 
 def read(
     ctx: typer.Context,
-    paper: Annotated[str, typer.Argument(
-        metavar="PAPER", help="Library id (or unique prefix), or a .pdf/.txt/.md file to add first.")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
-    out: Annotated[Path | None, typer.Option(
-        "--out", help="Folder for report.json, report.md and report.html "
-                      "(default: <home>/reports/<job id>).")] = None,
+    paper: PaperToAdd,
+    as_json: ReportJsonFlag = False,
+    out: OutDir = None,
     job: Annotated[str | None, typer.Option(
         "--job", help="Job id: resume that job where it stopped (default: a new job).")] = None,
 ) -> None:

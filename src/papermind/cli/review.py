@@ -10,6 +10,7 @@ import typer
 from rich.console import Console
 
 from papermind.cli.context import container, state, wants_json
+from papermind.cli.options import OutDir, PaperToAdd, ReportJsonFlag
 from papermind.domain.review import ReviewReport
 from papermind.services.review import Reviewers, ReviewRun, review_paper
 from papermind.workflows.ports import ProgressCallback
@@ -18,12 +19,9 @@ from papermind.workflows.review.render import to_json
 
 def review(
     ctx: typer.Context,
-    paper: Annotated[str, typer.Argument(
-        metavar="PAPER", help="Library id (or unique prefix), or a .pdf/.txt/.md file to add first.")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
-    out: Annotated[Path | None, typer.Option(
-        "--out", help="Folder for report.json, report.md and report.html "
-                      "(default: <home>/reports/<job id>).")] = None,
+    paper: PaperToAdd,
+    as_json: ReportJsonFlag = False,
+    out: OutDir = None,
     reviewers: Annotated[str, typer.Option(
         "--reviewers", help="'full': editor, three reviewers, devil's advocate, meta; "
                             "'minimal': editor, two reviewers and meta (small budgets).")] = "full",

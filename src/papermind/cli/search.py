@@ -12,6 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from papermind.cli.context import container, state, wants_json
+from papermind.cli.options import JsonFlag
 from papermind.domain import SearchHit, SearchMode, SectionKind
 from papermind.errors import InputError
 from papermind.library.vectors import EmbedProgress
@@ -35,7 +36,7 @@ def search(
     = None,
     year_max: Annotated[int | None, typer.Option("--year-max", help="Papers up to this year.")]
     = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    as_json: JsonFlag = False,
 ) -> None:
     """Search the library (or some papers) for passages; each hit has page and lines."""
     if mode not in get_args(SearchMode):
@@ -57,7 +58,7 @@ def search(
 
 def reindex(
     ctx: typer.Context,
-    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    as_json: JsonFlag = False,
 ) -> None:
     """Rebuild the search index of every paper (cached embeddings are reused)."""
     with embedding_bar(state(ctx).err) as on_embed:

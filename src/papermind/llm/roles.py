@@ -32,6 +32,9 @@ KNOWN_ROLES = ("reader", "checker", "questioner", "editor", "reviewer", "contrib
                "answerer", "reranker", "distiller")
 
 LOCAL_ENDPOINT = "local"
+LOCAL_PROMPT_WINDOW = 4096
+"""Tokens a workflow should plan a prompt plus answer for on the bundled model: half its n_ctx,
+because a 0.5B model on a CPU needs minutes per 4k-token prompt."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,13 @@ class ResolvedRole:
     model: str
     temperature: float
     max_tokens: int
+
+    @property
+    def window(self) -> int:
+        """Context tokens to plan a prompt and its answer for."""
+        if self.endpoint.provider == "local":
+            return min(self.endpoint.context_tokens, LOCAL_PROMPT_WINDOW)
+        return self.endpoint.context_tokens
 
 
 def role_chain(role: str) -> list[str]:

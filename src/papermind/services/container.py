@@ -45,7 +45,7 @@ class Container:
         """BM25 + dense index over the library's chunks (imported lazily: numpy, onnx)."""
         from papermind.services.search import build_search_index
 
-        return build_search_index(self.settings, self.db)
+        return build_search_index(self.settings, self.db, gateway=lambda: self.gateway)
 
     @cached_property
     def search(self) -> SearchService:

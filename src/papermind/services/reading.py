@@ -25,10 +25,6 @@ from papermind.workflows.deep_reading.render import to_html, to_json, to_markdow
 from papermind.workflows.deep_reading.report import assemble_report
 from papermind.workflows.ports import Grounder, ProgressCallback
 
-LOCAL_CONTEXT_TOKENS = 4096
-"""Window used for the bundled local model: half of its n_ctx (8192 in llm/local.py), because
-on a CPU a 0.5B model needs minutes per 4k-token prompt (the implicit 'local' endpoint's
-32k default must not be trusted either)."""
 PROMPT_RESERVE = 1200
 """Tokens kept for instructions, and in a rewrite the previous analysis and the feedback."""
 SCHEMA_RESERVE = 600
@@ -59,9 +55,7 @@ def resolve_paper(library: LibraryService, paper: str | Path) -> Paper:
 def reader_window(settings: Settings, gateway: Gateway) -> tuple[int, int]:
     """(paper-text budget, points per part) for the reader model's context window."""
     role = gateway.resolve("reader")
-    window = role.endpoint.context_tokens
-    if role.endpoint.provider == "local":
-        window = min(window, LOCAL_CONTEXT_TOKENS)
+    window = role.window
     points = settings.workflows.reading_max_points
     if window <= SMALL_WINDOW:
         points = min(points, 2)

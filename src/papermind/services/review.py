@@ -28,8 +28,6 @@ from papermind.workflows.review.report import build_report
 from papermind.workflows.review.views import section_groups
 
 Reviewers = Literal["minimal", "full"]
-LOCAL_CONTEXT_TOKENS = 4096
-"""Context window of the bundled local model (llm/local.py loads it with n_ctx=4096)."""
 PROMPT_RESERVE = 1100
 """Tokens kept for a reviewer's instructions, its JSON schema and the editor's task."""
 CHARS_PER_TOKEN = 3
@@ -59,9 +57,7 @@ def input_chars(settings: Settings, gateway: Gateway) -> int:
     if settings.workflows.review_input_chars:
         return settings.workflows.review_input_chars
     role = gateway.resolve("methodology_reviewer")
-    window = role.endpoint.context_tokens
-    if role.endpoint.provider == "local":
-        window = min(window, LOCAL_CONTEXT_TOKENS)
+    window = role.window
     room = min(role.max_tokens, window // 4)
     return max(1200, min(MAX_INPUT_CHARS, (window - room - PROMPT_RESERVE) * CHARS_PER_TOKEN))
 

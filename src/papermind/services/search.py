@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from papermind.config import SearchSettings, Settings
 from papermind.db import Database
@@ -20,6 +21,9 @@ from papermind.library.papers import PaperRepository
 from papermind.library.rerank import CrossEncoderReranker, Reranker
 from papermind.library.search import SearchIndex, SearchOptions
 from papermind.library.vectors import EmbedProgress
+
+if TYPE_CHECKING:
+    from papermind.llm import Gateway
 
 PaperProgress = Callable[[int, int, str], None]
 """Called as ``progress(done, total, title)`` after each paper of a reindex."""
@@ -43,8 +47,10 @@ def build_embedder(search: SearchSettings) -> Embedder | None:
                       hint="use 'e5', 'minilm', 'openai', 'hashing' or 'none'")
 
 
-def build_reranker(settings: Settings, db: Database | None = None) -> Reranker | None:
-    """A cross-encoder when one is configured, else the LLM reranker when enabled."""
+def build_reranker(settings: Settings, db: Database | None = None,
+                   gateway: Callable[[], Gateway] | None = None) -> Reranker | None:
+    """A cross-encoder when one is configured, else the LLM reranker when enabled (on the
+    process's gateway when ``gateway`` gives it, so limits, cache and usage are shared)."""
     search = settings.search
     if search.cross_encoder_model is not None:
         if search.cross_encoder_tokenizer is None:
@@ -55,11 +61,12 @@ def build_reranker(settings: Settings, db: Database | None = None) -> Reranker |
         from papermind.llm import build_gateway
         from papermind.services.rerank import LLMReranker
 
-        return LLMReranker(build_gateway(settings.llm, db=db))
+        return LLMReranker(gateway() if gateway else build_gateway(settings.llm, db=db))
     return None
 
 
-def build_search_index(settings: Settings, db: Database) -> SearchIndex:
+def build_search_index(settings: Settings, db: Database,
+                       gateway: Callable[[], Gateway] | None = None) -> SearchIndex:
     search = settings.search
     options = SearchOptions(
         chunk_tokens=search.chunk_tokens, bm25_weight=search.bm25_weight,
@@ -67,7 +74,7 @@ def build_search_index(settings: Settings, db: Database) -> SearchIndex:
         enhance_queries=search.enhance_queries, section_priors=search.section_priors,
         rerank_depth=search.rerank_depth)
     index = SearchIndex(db, build_embedder(search), options=options,
-                        reranker=build_reranker(settings, db))
+                        reranker=build_reranker(settings, db, gateway))
     if index.cache is not None:
         index.cache.batch_size = search.embedding_batch
     return index
