@@ -23,6 +23,7 @@ from papermind.domain.paper import (
 )
 from papermind.ingest.blocks import BlockDraft, split_blocks
 from papermind.ingest.citations import Resolver, find_markers
+from papermind.ingest.identifiers import find_identifiers
 from papermind.ingest.layout import FlowLine, LaidOutPage, RawFinding
 from papermind.ingest.metadata import front_matter, inline_abstract, venue_year
 from papermind.ingest.normalize import join_lines
@@ -204,11 +205,12 @@ def build_paper(pages: list[LaidOutPage], findings: Sequence[RawFinding], *, pap
     paragraphs, equations, captions = _blocks(split_blocks(flat, owner, skip))
     references, names = _build_references([flat[i] for i in ref_lines])
     resolver = Resolver(references, names)
+    ids = find_identifiers(ln.text for ln in (pages[0].furniture + pages[0].lines if pages else []))
     return Paper(
         id=paper_id, source_name=source_name, source_type=source_type, title=meta.title,
         authors=meta.authors, abstract=_abstract(flat, sections, paragraphs, first_heading),
         year=venue_year(_first_page_front(pages, flat[:first_heading])), pages=domain_pages, sections=sections, paragraphs=paragraphs,
-        equations=equations, captions=captions, references=references,
+        equations=equations, captions=captions, references=references, doi=ids.doi, arxiv=ids.arxiv,
         citations=_citations([*paragraphs, *captions], resolver),
         findings=[Finding(kind="hidden_text", page=f.page, text=f.text, reason=f.reason,
                           box=Box(page=f.page, x0=f.box[0], y0=f.box[1], x1=f.box[2], y1=f.box[3])
