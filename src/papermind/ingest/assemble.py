@@ -187,6 +187,14 @@ def _first_page_front(pages: Sequence[LaidOutPage], front: Sequence[FlowLine]) -
     return [*front, *pages[0].furniture, *foot]
 
 
+def _own_front(pages: Sequence[LaidOutPage], reference_lines: set[int]) -> list[str]:
+    """The first page's furniture and flow text outside the bibliography (identifiers' home)."""
+    if not pages:
+        return []
+    flow = [ln.text for i, ln in enumerate(pages[0].lines) if i not in reference_lines]
+    return [*(ln.text for ln in pages[0].furniture), *flow]
+
+
 def build_paper(pages: list[LaidOutPage], findings: Sequence[RawFinding], *, paper_id: str,
                 source_name: str, source_type: SourceType, warnings: Sequence[str] = ()) -> Paper:
     """The full Paper from pages whose flow lines are already in reading order."""
@@ -205,7 +213,7 @@ def build_paper(pages: list[LaidOutPage], findings: Sequence[RawFinding], *, pap
     paragraphs, equations, captions = _blocks(split_blocks(flat, owner, skip))
     references, names = _build_references([flat[i] for i in ref_lines])
     resolver = Resolver(references, names)
-    ids = find_identifiers(ln.text for ln in (pages[0].furniture + pages[0].lines if pages else []))
+    ids = find_identifiers(_own_front(pages, set(ref_lines)))
     return Paper(
         id=paper_id, source_name=source_name, source_type=source_type, title=meta.title,
         authors=meta.authors, abstract=_abstract(flat, sections, paragraphs, first_heading),

@@ -27,6 +27,7 @@ _AND = re.compile(r"\s+and\s+", re.IGNORECASE)
 _UNESCAPED = re.compile(r"(?<!\\)[;]")
 _COLON = re.compile(r"(?<!\\):")
 _LATEX = LatexNodes2Text()
+_SPECIAL = re.compile(r"(?<!\\)[&%#_$]")
 
 
 @dataclass
@@ -149,21 +150,28 @@ def _split_list(value: str) -> list[str]:
 
 def metadata_fields(metadata: WorkMetadata) -> tuple[str, dict[str, str]]:
     """The entry type and BibTeX fields of ``metadata`` (arXiv ids as eprint fields)."""
-    fields = {"title": metadata.title,
+    fields = {"title": escape(metadata.title),
               "author": " and ".join(_bibtex_name(p) for p in metadata.authors),
               "year": str(metadata.year) if metadata.year else ""}
     venue_field = {"article": "journal", "inproceedings": "booktitle",
                    "incollection": "booktitle", "phdthesis": "school",
                    "techreport": "institution"}.get(metadata.entry_type, "howpublished")
-    fields[venue_field] = metadata.venue or ""
+    fields[venue_field] = escape(metadata.venue or "")
     fields.update({"doi": metadata.doi or "", "url": metadata.url or ""})
     if metadata.arxiv:
         fields.update({"eprint": metadata.arxiv, "archiveprefix": "arXiv"})
-    fields.update(metadata.extra)
+    fields.update({k: escape(v) if k == "note" else v for k, v in metadata.extra.items()})
     return metadata.entry_type, {k: v for k, v in fields.items() if v}
 
 
+def escape(text: str) -> str:
+    """Text for a BibTeX field: LaTeX's special characters escaped, braces balanced."""
+    text = _SPECIAL.sub(lambda m: "\\" + m.group(0), text)
+    return text if _balanced(text) else text.replace("{", "(").replace("}", ")")
+
+
 def _bibtex_name(person: Person) -> str:
-    if not person.given:
-        return "{" + person.family + "}" if " " in person.family else person.family
-    return f"{person.family}, {person.given}"
+    family, given = escape(person.family), escape(person.given)
+    if not given:
+        return "{" + family + "}" if " " in family or "," in family else family
+    return f"{family}, {given}"
