@@ -97,3 +97,16 @@ def test_papers_stored_before_the_catalog_are_backfilled(box: Container, tmp_pat
     entry = box.catalog.entry(a.paper_id or "")
     assert entry.metadata.title == "An Early Stored Paper Title"
     assert entry.metadata.authors[0] == Person(family="Lovelace", given="Ada")
+
+
+def test_title_keys_ignore_case_accents_and_punctuation_but_not_words() -> None:
+    from papermind.library.catalog import title_key
+
+    assert title_key("Attention Is All You Need", "Vaswani") == title_key(
+        "attention is all you need.", "VASWANI") == "attentionisallyouneed|vaswani"
+    assert title_key("Attention Is All You Need", "Shazeer") != title_key(
+        "Attention Is All You Need", "Vaswani")
+    assert title_key("Short Title", "Lovelace") is None  # too generic to identify a work
+    assert title_key("Automated Relational Meta-Learning", "") == "automatedrelationalmetalearning|"
+    assert title_key("Automated Learning", "") is None  # anonymous: a longer title is needed
+    assert title_key("中山大学硕士学位论文撰写规范与示例", "张三") == "中山大学硕士学位论文撰写规范与示例|张三"

@@ -39,6 +39,8 @@ MIGRATIONS = [
 
 MIN_TITLE_KEY = 12
 """Titles shorter than this (letters and digits) are too generic to identify a work."""
+MIN_TITLE_ONLY_KEY = 24
+"""Without a first author (anonymous submissions), the title alone must be at least this long."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,12 +55,17 @@ class CatalogEntry:
 
 
 def title_key(title: str, first_author: str) -> str | None:
-    """'Attention Is All You Need', 'Vaswani' -> 'attentionisallyouneed|vaswani' (or None)."""
+    """'Attention Is All You Need', 'Vaswani' -> 'attentionisallyouneed|vaswani' (or None).
+
+    Case, accents, spaces and punctuation are ignored; letters of any script are kept.
+    """
     def fold(text: str) -> str:
         text = unicodedata.normalize("NFKD", text.casefold())
-        return re.sub(r"[^0-9a-z]+", "", "".join(c for c in text if not unicodedata.combining(c)))
+        return re.sub(r"[\W_]+", "", "".join(c for c in text if not unicodedata.combining(c)))
     title, author = fold(title), fold(first_author)
-    return f"{title}|{author}" if len(title) >= MIN_TITLE_KEY and author else None
+    if len(title) < (MIN_TITLE_KEY if author else MIN_TITLE_ONLY_KEY):
+        return None
+    return f"{title}|{author}"
 
 
 class Catalog:
