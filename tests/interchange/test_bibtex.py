@@ -117,6 +117,8 @@ def test_import_adds_entries_with_files_and_reports_the_others(box: Container, b
     assert box.catalog.labels_of(paper_id) == {"tags": ["nlp", "tweets"],
                                                "collections": ["Thesis/Chapter 2"]}
     assert box.papers.get(by_key["turing2019betterbibtex"].paper_id or "").arxiv == "1504.06236"
+    hits = box.search.search("hash of their bytes", mode="bm25", year_min=2020, year_max=2020)
+    assert {h.paper_id for h in hits} == {paper_id}  # re-indexed with the imported year
     again = box.imports.import_source("bibtex", bib)
     assert [r.status for r in again].count("added") == 0 and box.papers.count() == 2
 

@@ -91,9 +91,13 @@ class ImportService:
         metadata = _merged(item.metadata, parsed)
         version_of = self.catalog.catalog.record(paper_id, metadata, source=item.source,
                                                  source_key=item.key)
-        self.catalog.papers.update_metadata(
+        before = self.catalog.papers.record(paper_id)
+        updated = self.catalog.papers.update_metadata(
             paper_id, title=metadata.title, authors=[p.display() for p in metadata.authors],
             year=metadata.year, doi=metadata.doi, arxiv=metadata.arxiv)
+        indexer = self.library.indexer
+        if indexer is not None and (before.year, before.title) != (updated.year, updated.title):
+            indexer.index_paper(updated)  # search filters by year: the chunks carry it
         self.catalog.labels.add([paper_id], "tag", item.tags)
         self.catalog.labels.add([paper_id], "collection", item.collections)
         return version_of
