@@ -156,8 +156,8 @@ def _attachments(conn: sqlite3.Connection, data_dir: Path) -> dict[int, list[str
             continue
         if raw.startswith("storage:"):
             out[row["parentItemID"]].append(str(data_dir / "storage" / row["key"] / raw[8:]))
-        elif raw and not raw.startswith("attachments:"):  # base-folder-relative needs prefs.js
-            out[row["parentItemID"]].append(raw)
+        elif raw:  # a linked file; 'attachments:<rel>' (relative to Zotero's base folder,
+            out[row["parentItemID"]].append(raw)  # set in prefs.js) is reported as not found
     return out
 
 
