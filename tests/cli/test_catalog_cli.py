@@ -109,3 +109,10 @@ def test_add_reports_a_new_version(cli: CliRunner, tmp_path: Path) -> None:
     assert second["version_of"] == first["paper_id"]
     assert [r["id"] for r in cli("list", "--json").json()] == [second["paper_id"]]
     assert len(cli("list", "--all-versions", "--json").json()) == 2
+    hits = cli("search", "revised version", "--mode", "bm25", "--json").json()
+    assert hits and {h["paper_id"] for h in hits} == {second["paper_id"]}
+    older = cli("search", "hash of their bytes", "--mode", "bm25", "--json").json()
+    assert older == []  # only the older version says it: the default version is searched
+    explicit = cli("search", "hash of their bytes", "--mode", "bm25", "--paper",
+                   first["paper_id"], "--json").json()
+    assert {h["paper_id"] for h in explicit} == {first["paper_id"]}

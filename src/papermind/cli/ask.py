@@ -43,7 +43,7 @@ def ask(
     with cli.err.status("[cyan]starting...[/]") as status:
         report = asyncio.run(answer_question(
             qa_parts(box), question, deep=deep, job_id=job_id,
-            paper_ids=selected_papers(ctx, paper, tag, collection) or (),
+            paper_ids=selected_papers(ctx, paper, tag, collection, newest_only=True) or (),
             on_step=_progress(cli.err, status.update), db_path=box.settings.checkpoint_path))
     folder = out or box.settings.home_dir / "reports" / job_id
     for path in write_reports(report, folder):
