@@ -18,14 +18,7 @@ CollectionFilter = Annotated[list[str] | None, typer.Option(
 def selected_papers(ctx: typer.Context, papers: Sequence[str] | None, tags: Sequence[str] | None,
                     collections: Sequence[str] | None, *,
                     newest_only: bool = False) -> list[str] | None:
-    """Full paper ids matching --paper, --tag and --collection; None for every paper.
-
-    With ``newest_only`` and no filter, a library holding several versions of a work gives
-    the ids of the default (newest) versions, so older ones do not crowd the results.
-    """
-    catalog = container(ctx).catalog
-    if papers or tags or collections:
-        return catalog.select(papers=papers or (), tags=tags or (), collections=collections or ())
-    if newest_only and (older := catalog.superseded()):
-        return [r.id for r in catalog.papers.list() if r.id not in older]
-    return None
+    """Full paper ids matching --paper, --tag and --collection; None for every paper (see
+    ``CatalogService.select`` for ``newest_only``)."""
+    return container(ctx).catalog.select(papers=papers or (), tags=tags or (),
+                                         collections=collections or (), newest_only=newest_only)
