@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+SHARED_DATA = Path(os.environ.get("PAPERMIND_SHARED_DATA")  # a worktree away from ../shared
+                   or Path(__file__).resolve().parents[2] / "shared" / "data")
 
 _real_connect = socket.socket.connect
 _real_connect_ex = socket.socket.connect_ex

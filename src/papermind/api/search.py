@@ -15,6 +15,14 @@ router = APIRouter(prefix="/api", tags=["search"])
 @router.get("/search", summary="Search passages; each hit has page and lines")
 async def search(container: ContainerDep, q: str = Query(..., min_length=1, max_length=2000),
                  paper: list[str] | None = Query(None), k: int = Query(10, ge=1, le=100),
-                 mode: Literal["bm25", "dense", "hybrid"] = "hybrid") -> list[dict[str, Any]]:
-    hits = await run_in_threadpool(container.search.search, q, paper_ids=paper, mode=mode, k=k)
-    return [hit.model_dump(mode="json") for hit in hits]
+                 mode: Literal["bm25", "dense", "hybrid"] = "hybrid",
+                 tag: list[str] | None = Query(None, description="only papers with every tag"),
+                 collection: list[str] | None = Query(
+                     None, description="only papers in every collection (or below)"),
+                 ) -> list[dict[str, Any]]:
+    def run() -> list[Any]:
+        ids = container.catalog.select(papers=paper or (), tags=tag or (),
+                                       collections=collection or (), newest_only=True)
+        return container.search.search(q, paper_ids=ids, mode=mode, k=k)
+
+    return [hit.model_dump(mode="json") for hit in await run_in_threadpool(run)]

@@ -23,6 +23,9 @@ COMMAND_MODULES = [
     "papermind.cli.review",
     "papermind.cli.models",
     "papermind.cli.serve",
+    "papermind.cli.labels",
+    "papermind.cli.imports",
+    "papermind.cli.export",
 ]
 
 app = typer.Typer(

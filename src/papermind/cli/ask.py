@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from papermind.cli.context import container, state, wants_json
+from papermind.cli.filters import CollectionFilter, TagFilter, selected_papers
 from papermind.domain.answer import QAReport
 from papermind.services.qa import StepListener, answer_question, qa_parts, write_reports
 from papermind.workflows.deep_qa.render import DEMO_LABEL, STATUS_TEXT, cite
@@ -27,6 +28,8 @@ def ask(
                        "contradictions before answering (slower).")] = False,
     paper: Annotated[list[str] | None, typer.Option(
         "--paper", help="Only this paper (id or unique prefix); repeatable.")] = None,
+    tag: TagFilter = None,
+    collection: CollectionFilter = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
     out: Annotated[Path | None, typer.Option(
         "--out", help="Folder for report.json, report.md and report.html "
@@ -39,7 +42,8 @@ def ask(
     job_id = uuid.uuid4().hex
     with cli.err.status("[cyan]starting...[/]") as status:
         report = asyncio.run(answer_question(
-            qa_parts(box), question, deep=deep, paper_ids=paper or (), job_id=job_id,
+            qa_parts(box), question, deep=deep, job_id=job_id,
+            paper_ids=selected_papers(ctx, paper, tag, collection, newest_only=True) or (),
             on_step=_progress(cli.err, status.update), db_path=box.settings.checkpoint_path))
     folder = out or box.settings.home_dir / "reports" / job_id
     for path in write_reports(report, folder):

@@ -10,6 +10,7 @@ from rich.table import Table
 
 from papermind.domain import Paper
 from papermind.library.papers import PaperRecord
+from papermind.services.catalog import CatalogService
 from papermind.services.library import AddResult, StoredPaper
 
 STATUS_STYLE = {"added": "green", "exists": "cyan", "failed": "bold red"}
@@ -34,7 +35,7 @@ def record_json(record: PaperRecord) -> dict[str, Any]:
 
 def result_json(result: AddResult) -> dict[str, Any]:
     return {"path": result.path, "status": result.status, "paper_id": result.paper_id,
-            "title": result.title, "reason": result.reason}
+            "title": result.title, "reason": result.reason, "version_of": result.version_of}
 
 
 def add_table(results: list[AddResult]) -> Table:
@@ -44,6 +45,8 @@ def add_table(results: list[AddResult]) -> Table:
     for row in results:
         style = STATUS_STYLE[row.status]
         detail = row.reason if row.status == "failed" else (row.title or "(untitled)")
+        if row.version_of:
+            detail += f" (new version of {row.version_of[:ID_CHARS]})"
         table.add_row((row.paper_id or "-")[:ID_CHARS], f"[{style}]{row.status}[/]",
                       escape(detail), escape(row.path))
     return table
@@ -103,3 +106,25 @@ def _print_findings(console: Console, paper: Paper) -> None:
 
 def _count(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def catalog_json(catalog: CatalogService, paper_id: str) -> dict[str, Any]:
+    """What the catalog knows about a stored paper: source key, versions, tags, collections."""
+    entry = catalog.entry(paper_id)
+    return {"source": entry.source, "source_key": entry.source_key,
+            "doi": entry.metadata.doi, "arxiv": entry.metadata.arxiv,
+            "versions": catalog.versions(paper_id), **catalog.labels_of(paper_id)}
+
+
+def print_catalog(console: Console, catalog: dict[str, Any]) -> None:
+    if catalog["source"]:
+        console.print(f"[dim]from[/]  {escape(catalog['source'])} {escape(catalog['source_key'])}")
+    for name in ("doi", "arxiv"):
+        if catalog[name]:
+            console.print(f"[dim]{name}[/] {escape(catalog[name])}")
+    if len(catalog["versions"]) > 1:
+        ids = ", ".join(v[:ID_CHARS] for v in catalog["versions"])
+        console.print(f"[dim]versions[/] {ids} (newest first)")
+    for name in ("tags", "collections"):
+        if catalog[name]:
+            console.print(f"[dim]{name}[/] {escape(', '.join(catalog[name]))}")

@@ -13,6 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from papermind.cli import paper_views as views
 from papermind.cli.context import container, state, wants_json
+from papermind.cli.filters import CollectionFilter, TagFilter, selected_papers
 from papermind.cli.options import JsonFlag
 from papermind.errors import InputError
 from papermind.services.library import AddResult, ProgressHook
@@ -55,10 +56,19 @@ def add(
 def list_papers(
     ctx: typer.Context,
     limit: Annotated[int | None, typer.Option("--limit", min=1, help="Show at most N papers.")] = None,
+    tag: TagFilter = None,
+    collection: CollectionFilter = None,
+    all_versions: Annotated[bool, typer.Option(
+        "--all-versions", help="Also list older versions of a paper (hidden by default).")] = False,
     as_json: JsonFlag = False,
 ) -> None:
     """List the papers in the library, newest first."""
-    records = container(ctx).library.list(limit=limit)
+    selection = selected_papers(ctx, None, tag, collection)
+    hidden = set() if all_versions else container(ctx).catalog.superseded()
+    records = container(ctx).library.list(
+        limit=limit if selection is None and not hidden else None)
+    records = [r for r in records if r.id not in hidden
+               and (selection is None or r.id in selection)][:limit]
     if wants_json(ctx, as_json):
         state(ctx).emit_json([views.record_json(r) for r in records])
     elif not records:
@@ -75,10 +85,12 @@ def show(
 ) -> None:
     """Show a stored paper: metadata, sections and findings."""
     stored = container(ctx).library.show(paper_id)
+    catalog = views.catalog_json(container(ctx).catalog, stored.record.id)
     if wants_json(ctx, as_json):
-        state(ctx).emit_json(views.stored_json(stored))
+        state(ctx).emit_json({**views.stored_json(stored), **catalog})
     else:
         views.print_paper(state(ctx).console, stored.paper, stored.record)
+        views.print_catalog(state(ctx).console, catalog)
 
 
 def remove(

@@ -12,6 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from papermind.cli.context import container, state, wants_json
+from papermind.cli.filters import CollectionFilter, TagFilter, selected_papers
 from papermind.cli.options import JsonFlag
 from papermind.domain import SearchHit, SearchMode, SectionKind
 from papermind.errors import InputError
@@ -36,6 +37,8 @@ def search(
     = None,
     year_max: Annotated[int | None, typer.Option("--year-max", help="Papers up to this year.")]
     = None,
+    tag: TagFilter = None,
+    collection: CollectionFilter = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Search the library (or some papers) for passages; each hit has page and lines."""
@@ -46,7 +49,7 @@ def search(
         raise InputError(f"unknown section kind {bad[0]!r} (use {', '.join(SECTION_KINDS)})")
     box = container(ctx)
     hits = box.search.search(
-        query, paper_ids=paper or None, mode=mode, k=k or box.settings.search.default_k,  # type: ignore[arg-type]
+        query, paper_ids=selected_papers(ctx, paper, tag, collection, newest_only=True), mode=mode, k=k or box.settings.search.default_k,  # type: ignore[arg-type]
         section_kinds=section or None, year_min=year_min, year_max=year_max)  # type: ignore[arg-type]
     if wants_json(ctx, as_json):
         state(ctx).emit_json([hit_json(h) for h in hits])

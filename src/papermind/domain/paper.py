@@ -158,6 +158,8 @@ class Paper(Frozen):
     authors: list[str] = Field(default_factory=list)
     abstract: str = ""
     year: int | None = None
+    doi: str | None = Field(default=None, description="the paper's own DOI, lower case")
+    arxiv: str | None = Field(default=None, description="the paper's arXiv id, without version")
     pages: list[Page] = Field(default_factory=list)
     sections: list[Section] = Field(default_factory=list, description="all headings, document order")
     paragraphs: list[Paragraph] = Field(default_factory=list)

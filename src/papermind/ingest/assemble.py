@@ -23,6 +23,7 @@ from papermind.domain.paper import (
 )
 from papermind.ingest.blocks import BlockDraft, split_blocks
 from papermind.ingest.citations import Resolver, find_markers
+from papermind.ingest.identifiers import find_identifiers
 from papermind.ingest.layout import FlowLine, LaidOutPage, RawFinding
 from papermind.ingest.metadata import front_matter, inline_abstract, venue_year
 from papermind.ingest.normalize import join_lines
@@ -186,6 +187,14 @@ def _first_page_front(pages: Sequence[LaidOutPage], front: Sequence[FlowLine]) -
     return [*front, *pages[0].furniture, *foot]
 
 
+def _own_front(pages: Sequence[LaidOutPage], reference_lines: set[int]) -> list[str]:
+    """The first page's furniture and flow text outside the bibliography (identifiers' home)."""
+    if not pages:
+        return []
+    flow = [ln.text for i, ln in enumerate(pages[0].lines) if i not in reference_lines]
+    return [*(ln.text for ln in pages[0].furniture), *flow]
+
+
 def build_paper(pages: list[LaidOutPage], findings: Sequence[RawFinding], *, paper_id: str,
                 source_name: str, source_type: SourceType, warnings: Sequence[str] = ()) -> Paper:
     """The full Paper from pages whose flow lines are already in reading order."""
@@ -204,11 +213,12 @@ def build_paper(pages: list[LaidOutPage], findings: Sequence[RawFinding], *, pap
     paragraphs, equations, captions = _blocks(split_blocks(flat, owner, skip))
     references, names = _build_references([flat[i] for i in ref_lines])
     resolver = Resolver(references, names)
+    ids = find_identifiers(_own_front(pages, set(ref_lines)))
     return Paper(
         id=paper_id, source_name=source_name, source_type=source_type, title=meta.title,
         authors=meta.authors, abstract=_abstract(flat, sections, paragraphs, first_heading),
         year=venue_year(_first_page_front(pages, flat[:first_heading])), pages=domain_pages, sections=sections, paragraphs=paragraphs,
-        equations=equations, captions=captions, references=references,
+        equations=equations, captions=captions, references=references, doi=ids.doi, arxiv=ids.arxiv,
         citations=_citations([*paragraphs, *captions], resolver),
         findings=[Finding(kind="hidden_text", page=f.page, text=f.text, reason=f.reason,
                           box=Box(page=f.page, x0=f.box[0], y0=f.box[1], x1=f.box[2], y1=f.box[3])

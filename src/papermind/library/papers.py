@@ -166,6 +166,19 @@ class PaperRepository:
     def file_path(self, paper_id: str) -> Path:
         return self.record(paper_id).file
 
+    def update_metadata(self, paper_id: str, **fields: object) -> Paper:
+        """Replace some of a stored paper's metadata (``title``, ``authors``, ``year``,
+        ``doi``, ``arxiv``), e.g. with what a reference manager says; the new Paper."""
+        unknown = set(fields) - {"title", "authors", "year", "doi", "arxiv"}
+        if unknown:
+            raise ValueError(f"not updatable: {sorted(unknown)}")
+        with _busy_is_conflict(), self.db.transaction() as conn:
+            paper = self.get(paper_id).model_copy(update=fields)
+            conn.execute("UPDATE papers SET title = ?, authors = ?, year = ?, data = ? WHERE id = ?",
+                         (paper.title, json.dumps(paper.authors, ensure_ascii=False), paper.year,
+                          paper.model_dump_json(), paper_id))
+        return paper
+
     @staticmethod
     def _exists(conn: sqlite3.Connection, paper_id: str) -> bool:
         return conn.execute("SELECT 1 FROM papers WHERE id = ?", (paper_id,)).fetchone() is not None

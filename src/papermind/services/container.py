@@ -22,6 +22,9 @@ if TYPE_CHECKING:
 
     from papermind.library.search import SearchIndex
     from papermind.llm import Gateway
+    from papermind.services.catalog import CatalogService
+    from papermind.services.exports import ExportService
+    from papermind.services.imports import ImportService
     from papermind.services.search import SearchService
 
 
@@ -79,7 +82,29 @@ class Container:
 
     @cached_property
     def library(self) -> LibraryService:
-        return LibraryService(self.papers, self.parser, indexer=self.indexer)
+        return LibraryService(self.papers, self.parser, indexer=self.indexer, catalog=self.catalog)
+
+    @cached_property
+    def catalog(self) -> CatalogService:
+        """Work metadata, versions, tags and collections of the stored papers."""
+        from papermind.library.catalog import Catalog
+        from papermind.library.labels import LabelStore
+        from papermind.services.catalog import CatalogService
+
+        return CatalogService(self.papers, Catalog(self.db), LabelStore(self.db))
+
+    @cached_property
+    def imports(self) -> ImportService:
+        from papermind.library.import_log import ImportLog
+        from papermind.services.imports import ImportService
+
+        return ImportService(self.library, self.catalog, ImportLog(self.db))
+
+    @cached_property
+    def exports(self) -> ExportService:
+        from papermind.services.exports import ExportService
+
+        return ExportService(self.catalog)
 
     def _parse_bytes(self, data: bytes, name: str) -> Paper:
         from papermind.ingest import parse_bytes  # ~0.5 s of imports that list/show never need

@@ -47,6 +47,14 @@ class Indexer(Protocol):
         ...
 
 
+class Cataloguer(Protocol):
+    """Records who a newly added paper is (DOI, arXiv id, title and first author)."""
+
+    def catalog_paper(self, paper: Paper) -> str | None:
+        """The id of the stored paper this one is a new version of, if any."""
+        ...
+
+
 @dataclass(frozen=True)
 class AddResult:
     """The outcome for one file of an ``add``."""
@@ -56,6 +64,7 @@ class AddResult:
     paper_id: str | None = None
     title: str = ""
     reason: str = ""
+    version_of: str | None = None
 
 
 @dataclass(frozen=True)
@@ -113,10 +122,11 @@ class LibraryService:
     """Use cases over the paper repository, with an optional search indexer."""
 
     def __init__(self, papers: PaperRepository, parser: FileParser, *,
-                 indexer: Indexer | None = None) -> None:
+                 indexer: Indexer | None = None, catalog: Cataloguer | None = None) -> None:
         self.papers = papers
         self.parser = parser
         self.indexer = indexer
+        self.catalog = catalog
 
     def parse(self, path: Path) -> Paper:
         """Parse one file without storing it."""
@@ -159,7 +169,18 @@ class LibraryService:
         except Exception as err:  # one broken file must not stop a batch: report it
             log.debug("adding %s failed", shown, exc_info=True)
             return AddResult(shown, "failed", reason=f"{type(err).__name__}: {err}")
-        return AddResult(shown, status, paper.id, paper.title)
+        version_of = self._catalog(paper) if status == "added" else None
+        return AddResult(shown, status, paper.id, paper.title, version_of=version_of)
+
+    def _catalog(self, paper: Paper) -> str | None:
+        """Catalog a stored paper; a failure here never undoes the add (backfill retries)."""
+        if self.catalog is None:
+            return None
+        try:
+            return self.catalog.catalog_paper(paper)
+        except Exception:
+            log.warning("cataloguing %s failed; it is retried on next use", paper.id, exc_info=True)
+            return None
 
     def _store(self, paper: Paper, data: bytes) -> Literal["added", "exists"]:
         if self.indexer is None:
