@@ -8,6 +8,7 @@ section, appendix or equation the paper does not have. Each failure is one plain
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from rapidfuzz.distance import Levenshtein
 
@@ -34,8 +35,20 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[])")
 _NAMED = re.compile(r"(?<![\w.\-])[A-Za-z][\w\-@]*[A-Za-z0-9]")
 
 
-def check_claim(claim: str, evidence: Evidence, paper: Paper) -> list[str]:
-    """Reasons ``claim`` is not supported by ``evidence`` in ``paper`` (empty: none found)."""
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """One failed check: why, and whether the cited text says otherwise (vs. says nothing)."""
+
+    reason: str
+    contradicts: bool = False
+
+
+def check_claim(claim: str, evidence: Evidence, paper: Paper) -> list[Failure]:
+    """Checks ``claim`` fails against ``evidence`` in ``paper`` (empty: none failed)."""
+    return [Failure(r, r.startswith("the claim says")) for r in _reasons(claim, evidence, paper)]
+
+
+def _reasons(claim: str, evidence: Evidence, paper: Paper) -> list[str]:
     facts = facts_of(paper)
     reasons = [f"{kind} {label} does not exist in the paper"
                for kind, label in dict.fromkeys(references_in(claim)) if not facts.has(kind, label)]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from papermind.domain import Evidence, Line, Paper
 from papermind.errors import InputError
-from papermind.grounding import QuoteLocator, ground_quote
+from papermind.grounding import GroundingEngine
 from papermind.services.library import LibraryService
 
 
@@ -34,7 +34,7 @@ def locate_quote(library: LibraryService, target: str, quote: str,
                  claim: str | None = None) -> LocateResult:
     """Locate ``quote`` in the paper ``target`` names; check ``claim`` against it if given."""
     paper = load_paper(library, target)
-    evidence = ground_quote(QuoteLocator(paper), quote, claim)
+    evidence = GroundingEngine(max_papers=1).ground(paper, quote, claim)
     return LocateResult(paper, evidence, covered_lines(paper, evidence))
 
 

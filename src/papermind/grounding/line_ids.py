@@ -1,0 +1,116 @@
+"""Line ids: how prompts show a paper's lines, and how code reads the ids a model cites.
+
+The prompt form is cheap: a page marker line ``[p.3]`` once per page, then each flow line
+prefixed with its per-page number and a space (``12 the line text``). A line id is
+``PAGE:LINE`` (``3:12``); the marker gives the page, the prefix the line. Condensed contexts
+pass only the lines they keep; the ids stay the original ones and a gap is shown as ``...``.
+
+``parse_cited`` is forgiving about what models write: ``3:12``, ``[3:12]``, ``3:12-14``,
+``[3:12]-[3:14]``, ``3:40-4:2``, ``p. 3, l. 12-14``, ``page 3 line 12``, and lists of any of
+these separated by commas, semicolons or 'and'. It returns spans, or the parts it could not
+read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from papermind.domain import Line
+
+PAGE_MARKER = "[p.{page}]"
+GAP = "..."
+
+_L = r"l(?:ines?|l)?\.?\s*"
+_SEP = rf"(?:\s*[:.,]\s*(?:{_L})?|\s+{_L})"
+_P = r"(?:p(?:ages?|g|p)?\.?\s*)"
+_POS = rf"\[?\s*{_P}?(\d+){_SEP}(\d+)\s*\]?"
+_DASH = r"\s*(?:-|\u2013|\u2014|to|through)\s*"
+_TAIL = rf"\[?\s*(?:{_P}?(\d+){_SEP})?(\d+)\s*\]?"
+_SPAN = re.compile(rf"{_POS}(?:{_DASH}{_TAIL})?", re.IGNORECASE)
+_SPLIT = re.compile(r"\s*(?:;|\band\b|,(?=\s*\[?\s*(?:p|page|pg)?\.?\s*\d+\s*[:.]))\s*",
+                    re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class LineSpan:
+    """Lines ``(page, line)`` .. ``(page_end, line_end)`` inclusive, in reading order."""
+
+    page: int
+    line: int
+    page_end: int
+    line_end: int
+
+    @property
+    def start(self) -> tuple[int, int]:
+        return (self.page, self.line)
+
+    @property
+    def end(self) -> tuple[int, int]:
+        return (self.page_end, self.line_end)
+
+    def label(self) -> str:
+        """The canonical id form: ``3:12``, ``3:12-14`` or ``3:40-4:2``."""
+        if self.start == self.end:
+            return f"{self.page}:{self.line}"
+        if self.page == self.page_end:
+            return f"{self.page}:{self.line}-{self.line_end}"
+        return f"{self.page}:{self.line}-{self.page_end}:{self.line_end}"
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedCitation:
+    """The spans read from a citation string, and the pieces that were not line ids."""
+
+    spans: list[LineSpan]
+    unreadable: list[str]
+
+
+def line_id(page: int, line: int) -> str:
+    """The id of one line: ``3:12``."""
+    return f"{page}:{line}"
+
+
+def numbered(lines: Iterable[Line]) -> str:
+    """Lines in the prompt form: a ``[p.N]`` marker per page, ``n text`` per line, ``...``
+    where lines were left out (so a condensed context never suggests adjacency)."""
+    out: list[str] = []
+    page, last = 0, 0
+    for line in lines:
+        if line.page != page:
+            out.append(PAGE_MARKER.format(page=line.page))
+            if line.n != 1:
+                out.append(GAP)
+            page, last = line.page, line.n - 1
+        elif line.n != last + 1:
+            out.append(GAP)
+        out.append(f"{line.n} {line.text}")
+        last = line.n
+    return "\n".join(out)
+
+
+def parse_cited(cited: str) -> ParsedCitation:
+    """Spans in ``cited`` (see the module docstring for the forms read)."""
+    spans: list[LineSpan] = []
+    unreadable: list[str] = []
+    for part in _SPLIT.split(cited.strip()):
+        part = part.strip().strip("()").strip()
+        if not part:
+            continue
+        found = list(_SPAN.finditer(part))
+        if not found:
+            unreadable.append(part)
+        spans.extend(_span(m) for m in found)
+    return ParsedCitation(spans, unreadable)
+
+
+def _span(match: re.Match[str]) -> LineSpan:
+    page, line = int(match.group(1)), int(match.group(2))
+    if match.group(4) is None:
+        return LineSpan(page, line, page, line)
+    page_end = int(match.group(3)) if match.group(3) else page
+    line_end = int(match.group(4))
+    if (page_end, line_end) < (page, line):
+        page, line, page_end, line_end = page_end, line_end, page, line
+    return LineSpan(page, line, page_end, line_end)

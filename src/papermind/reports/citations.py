@@ -1,0 +1,92 @@
+"""The one JSON shape of an evidence item, its honest status label, and its page link."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote as url_quote
+
+from papermind.domain import Anchor, Evidence, Support, VerificationSummary
+
+STATUS_VERIFIED = "verified"
+STATUS_NOT_FOUND = "NOT FOUND"
+
+
+def anchor_json(anchor: Anchor | None) -> dict[str, Any] | None:
+    """``{page, line_start, page_end, line_end, boxes, label}`` (``page_end`` is always set:
+    the page of the last line), or None when there is no anchor."""
+    if anchor is None:
+        return None
+    return {"page": anchor.page, "line_start": anchor.line_start,
+            "page_end": anchor.page_end or anchor.page, "line_end": anchor.line_end,
+            "boxes": [box.model_dump() for box in anchor.boxes], "label": anchor.label()}
+
+
+def support_json(support: Support) -> dict[str, str]:
+    """``{verdict, by, reason}``."""
+    return {"verdict": support.verdict, "by": support.by, "reason": support.reason}
+
+
+def evidence_json(evidence: Evidence) -> dict[str, Any]:
+    """The one JSON form of an evidence item, in every report and response.
+
+    ``quote``, ``cited`` (line ids), ``claim``, ``found``, ``verified`` (found AND supported),
+    ``status`` (the label every surface shows), ``anchor`` (null unless found), ``support``,
+    ``text`` (the paper's exact text at the anchor), ``score``, ``method``, ``reasons`` (why
+    not found / not supported) and ``notes`` (what code changed, e.g. a moved anchor).
+    """
+    return {
+        "quote": evidence.quote, "cited": evidence.cited, "claim": evidence.claim,
+        "found": evidence.found, "verified": evidence.verified,
+        "status": status_label(evidence),
+        "anchor": anchor_json(evidence.anchor), "support": support_json(evidence.support),
+        "text": evidence.matched_text, "score": round(evidence.score, 4),
+        "method": evidence.method, "reasons": list(evidence.reasons),
+        "notes": list(evidence.notes),
+    }
+
+
+def summary_json(items: list[Evidence]) -> dict[str, Any]:
+    """Per-report counts of both verdicts; ``verified`` = found and supported."""
+    s = VerificationSummary.of(items)
+    return {"total": s.total, "found": s.found, "verified": s.verified,
+            "supported": s.supported, "contradicted": s.contradicted,
+            "not_enough": s.not_enough, "unchecked": s.unchecked,
+            "share_found": round(s.share_found, 4),
+            "share_verified": round(s.share_supported, 4), "unfound": list(s.unfound)}
+
+
+def status_label(evidence: Evidence) -> str:
+    """'verified' only for found AND supported; otherwise what holds, e.g. 'found · support
+    unchecked', 'found · contradicted (code: ...)', 'NOT FOUND (reason)'."""
+    if not evidence.found:
+        why = "; ".join(evidence.reasons)
+        return f"{STATUS_NOT_FOUND} ({why})" if why else STATUS_NOT_FOUND
+    support = evidence.support
+    if support.verdict == "supported":
+        return STATUS_VERIFIED
+    if support.verdict == "unchecked":
+        return "found · support unchecked"
+    words = support.verdict.replace("_", " ")
+    who = support.by or "unknown"
+    return f"found · {words} ({who}: {support.reason})" if support.reason else \
+        f"found · {words} ({who})"
+
+
+def status_class(evidence: Evidence) -> str:
+    """A CSS-friendly key: verified | unchecked | not_enough | contradicted | not_found."""
+    if not evidence.found:
+        return "not_found"
+    return "verified" if evidence.verified else evidence.support.verdict
+
+
+def page_href(anchor: Anchor, page: int | None = None) -> str:
+    """Link into the web page view of ``anchor`` (on ``page``, default its first page).
+
+    The span travels in line-id form (``?lines=4:90-5:12``), so the view highlights its part
+    on either page of a multi-page span."""
+    at = page or anchor.page
+    end = anchor.page_end or anchor.page
+    span = (f"{anchor.page}:{anchor.line_start}-{anchor.line_end}" if end == anchor.page
+            else f"{anchor.page}:{anchor.line_start}-{end}:{anchor.line_end}")
+    return (f"/papers/{url_quote(anchor.paper_id, safe='')}/pages/{at}"
+            f"?lines={url_quote(span, safe=':-')}")
