@@ -8,9 +8,12 @@ HTML reports; ``page_href`` links into the web page view, multi-page spans inclu
 """
 
 from papermind.reports.citations import (
+    EvidenceLike,
     anchor_json,
+    as_evidence,
     evidence_json,
     page_href,
+    status_class,
     status_label,
     summary_json,
     support_json,
@@ -18,6 +21,7 @@ from papermind.reports.citations import (
 from papermind.reports.render import html, install, markdown, text
 
 __all__ = [
-    "anchor_json", "evidence_json", "html", "install", "markdown", "page_href", "status_label",
-    "summary_json", "support_json", "text",
+    "EvidenceLike", "anchor_json", "as_evidence", "evidence_json", "html", "install",
+    "markdown", "page_href", "status_class", "status_label", "summary_json", "support_json",
+    "text",
 ]

@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import quote as url_quote
 
-from papermind.domain import Anchor, Evidence, Support, VerificationSummary
+from papermind.domain import Anchor, Box, Evidence, Support, VerificationSummary
+
+EvidenceLike = Evidence | Mapping[str, Any]
+"""An Evidence, or its ``evidence_json`` form (reports store evidence as data)."""
 
 STATUS_VERIFIED = "verified"
 STATUS_NOT_FOUND = "NOT FOUND"
 
 
 def anchor_json(anchor: Anchor | None) -> dict[str, Any] | None:
-    """``{page, line_start, page_end, line_end, boxes, label}`` (``page_end`` is always set:
-    the page of the last line), or None when there is no anchor."""
+    """``{paper_id, page, line_start, page_end, line_end, boxes, label}`` (``page_end`` is
+    always set: the page of the last line), or None when there is no anchor."""
     if anchor is None:
         return None
-    return {"page": anchor.page, "line_start": anchor.line_start,
+    return {"paper_id": anchor.paper_id, "page": anchor.page, "line_start": anchor.line_start,
             "page_end": anchor.page_end or anchor.page, "line_end": anchor.line_end,
             "boxes": [box.model_dump() for box in anchor.boxes], "label": anchor.label()}
 
@@ -55,9 +59,10 @@ def summary_json(items: list[Evidence]) -> dict[str, Any]:
             "share_verified": round(s.share_supported, 4), "unfound": list(s.unfound)}
 
 
-def status_label(evidence: Evidence) -> str:
+def status_label(item: EvidenceLike) -> str:
     """'verified' only for found AND supported; otherwise what holds, e.g. 'found · support
     unchecked', 'found · contradicted (code: ...)', 'NOT FOUND (reason)'."""
+    evidence = as_evidence(item)
     if not evidence.found:
         why = "; ".join(evidence.reasons)
         return f"{STATUS_NOT_FOUND} ({why})" if why else STATUS_NOT_FOUND
@@ -72,8 +77,9 @@ def status_label(evidence: Evidence) -> str:
         f"found · {words} ({who})"
 
 
-def status_class(evidence: Evidence) -> str:
+def status_class(item: EvidenceLike) -> str:
     """A CSS-friendly key: verified | unchecked | not_enough | contradicted | not_found."""
+    evidence = as_evidence(item)
     if not evidence.found:
         return "not_found"
     return "verified" if evidence.verified else evidence.support.verdict
@@ -90,3 +96,25 @@ def page_href(anchor: Anchor, page: int | None = None) -> str:
             else f"{anchor.page}:{anchor.line_start}-{end}:{anchor.line_end}")
     return (f"/papers/{url_quote(anchor.paper_id, safe='')}/pages/{at}"
             f"?lines={url_quote(span, safe=':-')}")
+
+
+def as_evidence(item: EvidenceLike, paper_id: str = "") -> Evidence:
+    """``item`` as Evidence; an ``evidence_json`` dict is read back (``paper_id`` fills the
+    anchor's paper, which the JSON form leaves to the report around it)."""
+    if isinstance(item, Evidence):
+        return item
+    where = item.get("anchor")
+    anchor = None if not where else Anchor(
+        paper_id=str(where.get("paper_id", paper_id)), page=int(where["page"]),
+        line_start=int(where["line_start"]), line_end=int(where["line_end"]),
+        page_end=(None if where.get("page_end") in (None, where["page"])
+                  else int(where["page_end"])),
+        boxes=[Box.model_validate(b) for b in where.get("boxes", [])])
+    support = item.get("support") or {}
+    return Evidence(
+        quote=item.get("quote", ""), cited=item.get("cited", ""), claim=item.get("claim", ""),
+        anchor=anchor, matched_text=item.get("text", ""), score=float(item.get("score", 0.0)),
+        method=item.get("method", "none"),
+        support=Support(verdict=support.get("verdict", "unchecked"), by=support.get("by", ""),
+                        reason=support.get("reason", "")),
+        reasons=list(item.get("reasons", [])), notes=list(item.get("notes", [])))

@@ -15,6 +15,8 @@ from markupsafe import Markup, escape
 
 from papermind.domain import Evidence
 from papermind.reports.citations import (
+    EvidenceLike,
+    as_evidence,
     evidence_json,
     page_href,
     status_class,
@@ -22,8 +24,9 @@ from papermind.reports.citations import (
 )
 
 
-def where(evidence: Evidence) -> str:
+def where(item: EvidenceLike) -> str:
     """The anchor label ('p. 4, l. 90 - p. 5, l. 12'), or 'not found'."""
+    evidence = as_evidence(item)
     return evidence.anchor.label() if evidence.anchor is not None else "not found"
 
 
@@ -35,16 +38,18 @@ def _details(evidence: Evidence) -> list[tuple[str, str]]:
     return [(k, v) for k, v in rows if v]
 
 
-def text(evidence: Evidence, *, details: bool = True) -> str:
+def text(item: EvidenceLike, *, details: bool = True) -> str:
     """CLI form: '[p. 3, l. 12-14] verified' then indented detail lines."""
+    evidence = as_evidence(item)
     head = f"[{where(evidence)}] {status_label(evidence)}"
     if not details:
         return head
     return "\n".join([head, *(f"  {k}: {v}" for k, v in _details(evidence))])
 
 
-def markdown(evidence: Evidence, *, details: bool = True) -> str:
+def markdown(item: EvidenceLike, *, details: bool = True) -> str:
     """Markdown form: the linked anchor label and the status, then the details as a list."""
+    evidence = as_evidence(item)
     label = where(evidence)
     link = f"[{label}]({page_href(evidence.anchor)})" if evidence.anchor is not None else label
     head = f"{link} — **{_md(status_label(evidence))}**"
@@ -53,8 +58,9 @@ def markdown(evidence: Evidence, *, details: bool = True) -> str:
     return "\n".join([head, *(f"  - {k}: {_md(v)}" for k, v in _details(evidence))])
 
 
-def html(evidence: Evidence, *, details: bool = True) -> Markup:
+def html(item: EvidenceLike, *, details: bool = True) -> Markup:
     """HTML form: a ``span.cite`` (linked when found) with the status and the details."""
+    evidence = as_evidence(item)
     status = status_class(evidence)
     label = escape(where(evidence))
     anchor = evidence.anchor
