@@ -4,7 +4,6 @@ swapped for another where the claim restates the text word for word."""
 from __future__ import annotations
 
 import re
-
 from difflib import SequenceMatcher
 
 NUMERIC = re.compile(r"-?\d+(?:[.,]\d+)*%?")
