@@ -100,8 +100,7 @@ def _edit_issues(ours: list[str], theirs: list[str]) -> list[PolarityIssue]:
         added = _negations(ours) > _negations(theirs)
         issues.append(PolarityIssue(
             f"the claim {'adds' if added else 'drops'} a negation: it says "
-            f"'{' '.join(ours) or '-'}' where the cited text says '{' '.join(theirs) or '-'}'",
-            True))
+            f"'{_around(ours)}' where the cited text says '{_around(theirs)}'", True))
     for a in ours:
         for b in theirs:
             da, db = direction(a), direction(b)
@@ -126,6 +125,15 @@ def _region_issues(claim: list[str], region: list[str]) -> list[PolarityIssue]:
                 f"the claim says '{word}' but the cited text states the opposite direction",
                 False))
     return issues
+
+
+def _around(words: list[str], width: int = 3) -> str:
+    """The words of an edit around its first negating or comparison word (all when short)."""
+    if len(words) <= 2 * width + 1:
+        return " ".join(words) or "-"
+    at = next((i for i, w in enumerate(words) if w in NEGATIONS or direction(w)), 0)
+    lo, hi = max(0, at - width), min(len(words), at + width + 1)
+    return ("... " if lo else "") + " ".join(words[lo:hi]) + (" ..." if hi < len(words) else "")
 
 
 def _coarse(d: tuple[str, int]) -> tuple[str, int]:

@@ -16,8 +16,8 @@ from papermind.grounding.claims import check_claim
 def check_support(evidence: Evidence, claim: str, paper: Paper) -> Evidence:
     """``evidence`` with ``claim`` attached and its code support verdict (if any failed)."""
     evidence = evidence.model_copy(update={"claim": claim})
-    if not claim.strip():
-        return evidence
+    if not claim.strip() or not evidence.found:
+        return evidence  # unfound evidence says nothing either way; its reasons say why
     failures = check_claim(claim, evidence, paper)
     if not failures:
         return evidence
