@@ -34,6 +34,7 @@ class LineCiter:
         self.paper: Paper = locator.paper
         self.position = {(line.page, line.n): i for i, line in enumerate(self.index.lines)}
         self._first_lines = [t.first_line for t in self.index.tokens]
+        self._last_lines = [t.last_line for t in self.index.tokens]
 
     def numbered_text(self, lines: list[LineRef] | None = None) -> str:
         """The flow lines (or just ``lines``, in reading order) in the prompt form."""
@@ -75,8 +76,9 @@ class LineCiter:
                       boxes=boxes)
 
     def text(self, first: int, last: int) -> str:
-        """The exact text of flow lines ``first``..``last``, hyphenated breaks joined."""
-        a = bisect_left(self._first_lines, first)
+        """The exact text of flow lines ``first``..``last``, hyphenated breaks joined (a word
+        split across the first or last line break is given whole)."""
+        a = bisect_left(self._last_lines, first)  # words touching the lines, whole
         b = bisect_right(self._first_lines, last) - 1
         return self.index.span_text(a, b) if a <= b else ""
 

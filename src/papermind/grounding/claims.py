@@ -7,8 +7,8 @@ otherwise (``contradicts``) or merely does not say what the claim states.
   around it (a rounding or a fraction for a percentage is fine); a number swapped for
   another where the claim restates the text contradicts it;
 - dataset, metric and method names (metric names, CIFAR-10-like and inner-capital words)
-  must be in the cited text or around it; any other capitalised word the claim uses must
-  occur somewhere in the paper;
+  must be in the cited text or around it; any other capitalised word the claim uses (one
+  opening a sentence too, unless a common opener) must occur somewhere in the paper;
 - negation and comparison direction must agree with the cited text (``polarity``);
 - a table, figure, section, appendix or equation the claim points at must exist.
 """
@@ -40,6 +40,14 @@ _STRUCTURE = re.compile(r"\b(?:Tab(?:le|\.)|Fig(?:ure|\.)?|Sections?|Sec\.|Appen
 _AUTHOR_YEAR = re.compile(r"(?:et al\.?|[A-Z][a-z]+),?\s*\(?(?:19|20)\d{2}[a-z]?\)?")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[])")
 _NAMED = re.compile(r"(?<![\w.\-])[A-Za-z][\w\-@]*[A-Za-z0-9]")
+_FIRST_WORD = re.compile(r"(?:^|[.!?:]\s)\W*([A-Z][a-z]{3,}(?:-[A-Za-z]+)?)\b")
+_OPENERS = frozenset({  # words that open a sentence whether or not the paper uses them
+    "notably", "overall", "furthermore", "moreover", "additionally", "specifically",
+    "importantly", "similarly", "finally", "thus", "hence", "therefore", "consequently",
+    "interestingly", "unlike", "compared", "together", "here", "both", "each", "such", "this",
+    "these", "that", "those", "there", "their", "they", "while", "when", "where", "although",
+    "however", "instead", "then", "also", "based", "using", "given", "since", "because",
+    "authors", "paper", "study", "work", "results", "experiments"})
 _CAPITALISED = re.compile(r"(?<![.!?:]\s)(?<!^)(?<![\w\-])([A-Z][a-z]{2,}(?:-[A-Za-z]+)?)\b")
 
 
@@ -118,8 +126,11 @@ def _name_failures(claim: str, context: str, facts: PaperFacts) -> list[Failure]
     failures = [Failure(f"'{term}' is not in the cited text or around it")
                 for term in terms if not _term_supported(term, keys, flat)]
     known = {fold(t) for t in terms}
-    for word in dict.fromkeys(m.group(1) for m in _CAPITALISED.finditer(claim)):
-        if fold(word) not in known and not facts.mentions(word):
+    opening = [w for w in (m.group(1) for m in _FIRST_WORD.finditer(claim))
+               if w.lower() not in _OPENERS]
+    for word in dict.fromkeys([*opening, *(m.group(1) for m in _CAPITALISED.finditer(claim))]):
+        singular = word[:-1] if word.endswith("s") else word
+        if fold(word) not in known and not facts.mentions(word) and not facts.mentions(singular):
             failures.append(Failure(f"'{word}' does not occur anywhere in the paper"))
     return failures
 

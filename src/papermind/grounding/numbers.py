@@ -13,8 +13,8 @@ def number_supported(number: str, have: list[str]) -> bool:
     """True when ``number`` equals one of ``have`` (a percentage may be a fraction, a number
     with two or more significant digits may be a rounding of a more precise one)."""
     value, decimals = _value(number)
-    if value is None:
-        return True
+    if value is None:  # '4.2.2', '1.3.1': a label or version, compared as written
+        return number in have
     percent = number.endswith("%")
     for other in have:
         v, _ = _value(other)
@@ -41,10 +41,12 @@ def swapped_numbers(claim: list[str], text: list[str]) -> list[tuple[str, str]]:
         after = i < len(ops) - 1 and ops[i + 1][0] == "equal"
         if tag != "replace" or not (before or after):
             continue
-        for a, b in zip(claim[a0:a1], text[b0:b1], strict=False):
-            if (NUMERIC.fullmatch(a) and NUMERIC.fullmatch(b) and not number_supported(a, [b])
-                    and not number_supported(b, [a])):
-                found.append((a, b))
+        ours = [w for w in claim[a0:a1] if NUMERIC.fullmatch(w)]
+        theirs = [w for w in text[b0:b1] if NUMERIC.fullmatch(w)]
+        if len(ours) != len(theirs):
+            continue
+        found += [(a, b) for a, b in zip(ours, theirs, strict=True)
+                  if not number_supported(a, [b]) and not number_supported(b, [a])]
     return found
 
 

@@ -43,6 +43,10 @@ _DIRECTION_STEMS: dict[str, tuple[str, int]] = {
     "maximiz": ("max", 1), "minimiz": ("max", -1), "maximum": ("max", 1), "minimum": ("max", -1),
     "easier": ("easy", 1), "harder": ("easy", -1),
     "gain": ("gain", 1), "drop": ("gain", -1),
+    "exceed": ("perform", 1), "greater": ("large", 1), "positive": ("sign", 1),
+    "negative": ("sign", -1), "boost": ("improve", 1), "enhanc": ("improve", 1),
+    "help": ("improve", 1), "rais": ("increase", 1), "accelerat": ("fast", 1),
+    "slow": ("fast", -1),
 }
 _CHANGE_AXES = frozenset({"perform", "good", "increase", "improve", "gain", "high"})
 REGION_SLACK = 3
@@ -70,8 +74,9 @@ def direction(word: str) -> tuple[str, int] | None:
     stem = match.group()
     rest = word[len(stem):]
     if len(rest) > 4 or (stem in {"more", "less", "best", "beat", "gain", "drop", "harm", "hurt",
-                                  "trail", "above", "below", "lower", "higher"}
-                         and rest not in {"", "s", "ed", "ing", "er", "en", "ens", "ened"}):
+                                  "trail", "above", "below", "lower", "higher", "help", "slow", "rais"}
+                         and rest not in {"", "s", "ed", "ing", "er", "en", "ens", "ened", "e",
+                                          "es", "ly"}):
         return None
     return _DIRECTION_STEMS[stem]
 
@@ -84,8 +89,10 @@ def polarity_issues(claim: list[str], text: list[str]) -> list[PolarityIssue]:
         return []
     issues: list[PolarityIssue] = []
     for i, (tag, a0, a1, b0, b1) in enumerate(ops):
-        inside = 0 < i < len(ops) - 1 and ops[i - 1][0] == ops[i + 1][0] == "equal"
-        if tag != "equal" and inside:
+        before = i > 0 and ops[i - 1][0] == "equal"
+        after = i < len(ops) - 1 and ops[i + 1][0] == "equal"
+        # a word replaced next to an aligned stretch; words added or left out between two
+        if (tag == "replace" and (before or after)) or (tag != "equal" and before and after):
             issues += _edit_issues(claim[a0:a1], text[b0:b1])
     if issues:
         return issues
@@ -104,7 +111,7 @@ def _edit_issues(ours: list[str], theirs: list[str]) -> list[PolarityIssue]:
     for a in ours:
         for b in theirs:
             da, db = direction(a), direction(b)
-            if da and db and da[0] == db[0] and da[1] != db[1]:
+            if da and db and _coarse(da)[0] == _coarse(db)[0] and da[1] != db[1]:
                 issues.append(PolarityIssue(
                     f"the claim says '{a}' where the cited text says '{b}' (opposite direction)",
                     True))
