@@ -12,7 +12,10 @@ from papermind.reports.citations import (
     anchor_json,
     as_evidence,
     evidence_json,
+    lines_on_page,
     page_href,
+    span_label,
+    span_of,
     status_class,
     status_label,
     summary_json,
@@ -22,6 +25,6 @@ from papermind.reports.render import html, install, markdown, text
 
 __all__ = [
     "EvidenceLike", "anchor_json", "as_evidence", "evidence_json", "html", "install",
-    "markdown", "page_href", "status_class", "status_label", "summary_json", "support_json",
-    "text",
+    "lines_on_page", "markdown", "page_href", "span_label", "span_of", "status_class",
+    "status_label", "summary_json", "support_json", "text",
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import quote as url_quote
@@ -88,14 +89,51 @@ def status_class(item: EvidenceLike) -> str:
 def page_href(anchor: Anchor, page: int | None = None) -> str:
     """Link into the web page view of ``anchor`` (on ``page``, default its first page).
 
-    The span travels in line-id form (``?lines=4:90-5:12``), so the view highlights its part
-    on either page of a multi-page span."""
+    A span on one page travels as ``?lines=12-15``; one that crosses pages in line-id form
+    (``?lines=4:90-5:12``), so the view of either page highlights its part of it."""
     at = page or anchor.page
     end = anchor.page_end or anchor.page
-    span = (f"{anchor.page}:{anchor.line_start}-{anchor.line_end}" if end == anchor.page
+    span = (f"{anchor.line_start}-{anchor.line_end}" if end == anchor.page
             else f"{anchor.page}:{anchor.line_start}-{end}:{anchor.line_end}")
     return (f"/papers/{url_quote(anchor.paper_id, safe='')}/pages/{at}"
             f"?lines={url_quote(span, safe=':-')}")
+
+
+_SPAN = re.compile(r"^(?:(\d+):)?(\d+)(?:-(?:(\d+):)?(\d+))?$")
+
+
+def span_of(spec: str | None, page: int) -> tuple[int, int, int, int] | None:
+    """(page, line_start, page_end, line_end) of a ``?lines=`` value seen on ``page``:
+    '12-15' and '12' are on ``page``, '4:90-5:12' names its pages; None if unreadable or
+    backwards."""
+    match = _SPAN.match((spec or "").strip())
+    if match is None:
+        return None
+    p1 = int(match.group(1)) if match.group(1) else page
+    l1 = int(match.group(2))
+    p2 = int(match.group(3)) if match.group(3) else p1
+    l2 = int(match.group(4)) if match.group(4) else l1
+    if l1 < 1 or l2 < 1 or (p2, l2) < (p1, l1):
+        return None
+    return p1, l1, p2, l2
+
+
+def lines_on_page(spec: str | None, page: int, line_count: int) -> tuple[int, int]:
+    """The lines of ``page`` that the span ``spec`` covers, as (first, last); (0, -1) when
+    it covers none (a middle page of a long span is covered whole)."""
+    span = span_of(spec, page)
+    if span is None or not span[0] <= page <= span[2]:
+        return 0, -1
+    first = span[1] if page == span[0] else 1
+    last = span[3] if page == span[2] else line_count
+    return (first, last) if first <= last else (0, -1)
+
+
+def span_label(span: tuple[int, int, int, int]) -> str:
+    """'p. 4, l. 90 - p. 5, l. 12' (the anchor label) of a span."""
+    p1, l1, p2, l2 = span
+    return Anchor(page=p1, line_start=l1, page_end=p2 if p2 != p1 else None,
+                  line_end=l2).label()
 
 
 def as_evidence(item: EvidenceLike, paper_id: str = "") -> Evidence:

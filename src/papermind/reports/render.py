@@ -66,8 +66,10 @@ def html(item: EvidenceLike, *, details: bool = True) -> Markup:
     anchor = evidence.anchor
     if anchor is not None:
         label = Markup('<a href="{}">{}</a>').format(page_href(anchor), label)
-        data = Markup(' data-paper="{}" data-page="{}" data-lines="{}"').format(
-            anchor.paper_id, anchor.page, page_href(anchor).rsplit("lines=", 1)[1])
+        data = Markup(' data-paper="{}" data-page="{}" data-line-start="{}" data-line-end="{}"'
+                      ' data-page-end="{}" data-lines="{}"').format(
+            anchor.paper_id, anchor.page, anchor.line_start, anchor.line_end,
+            anchor.page_end or anchor.page, page_href(anchor).rsplit("lines=", 1)[1])
     else:
         data = Markup("")
     parts = [Markup('<span class="cite {}"{}>{} <span class="status {}">{}</span>').format(
