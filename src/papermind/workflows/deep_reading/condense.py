@@ -1,22 +1,25 @@
-"""The reader's view of a paper: the full text, or a faithful extractive condensation.
+"""The reader's view of a paper: its numbered lines, all of them or a faithful condensation.
 
-Condensation never paraphrases: it keeps verbatim sentences, every equation and caption,
-and gives each section a share of the budget proportional to its size, so a quote the
-reader takes from the condensed text still exists in the paper. Omissions are marked
-``[...]`` in the text and recorded per section.
+The reader cites line ids, so the text it sees is always the paper's own flow lines with
+their original ids (``Grounder.numbered_text``). Condensation never paraphrases: it picks
+sentences (every equation and caption, and each section a share of the budget proportional
+to its size), then shows the lines those sentences lie on, with their original ids; left-out
+lines show as a gap. What was kept is recorded per section.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from papermind.domain import Block, Caption, Equation, Paper
+from papermind.domain import Block, Caption, Equation, LineRef, Paper
 from papermind.domain.reading import ContextInfo, ContextSection
 
 TokenCounter = Callable[[str], int]
+NumberedText = Callable[[Paper, Sequence[LineRef] | None], str]
+"""``Grounder.numbered_text``: the paper's lines (or only the given ones) with their ids."""
 ItemKind = Literal["text", "equation", "caption"]
 OMIT_WHEN_CONDENSING = ("references", "acknowledgements", "front_matter")
 GAP = "[...]"
@@ -69,6 +72,8 @@ class Item:
     kind: ItemKind
     sentences: list[str]
     label: str = ""
+    lines: list[list[LineRef]] = field(default_factory=list)
+    """The flow lines each sentence lies on (empty when the block has no line map)."""
 
 
 @dataclass
@@ -78,6 +83,7 @@ class Part:
     title: str
     kind: str
     items: list[Item] = field(default_factory=list)
+    heading: LineRef | None = None
 
 
 def paper_parts(paper: Paper) -> list[Part]:
@@ -118,18 +124,41 @@ def _new_part(paper: Paper, section_id: str | None) -> Part:
     except KeyError:
         return Part("Untitled section", "other")
     title = f"{section.number} {section.title}" if section.number else section.title
-    return Part(clean_text(title), section.kind)
+    return Part(clean_text(title), section.kind,
+                heading=LineRef(page=section.page, line=section.line))
 
 
 def _item(block: Block) -> Item:
     text = clean_text(block.text)
     if isinstance(block, Equation):
         return Item("equation", [text], f"Equation ({block.label})" if block.label
-                    else "Equation")
+                    else "Equation", [_block_lines(block)])
     if isinstance(block, Caption):
         label = f"{block.kind.title()} {block.label}" if block.label else block.kind.title()
-        return Item("caption", [text], label)
-    return Item("text", split_sentences(text))
+        return Item("caption", [text], label, [_block_lines(block)])
+    sentences = split_sentences(text)
+    return Item("text", sentences, lines=_sentence_lines(block, sentences, text))
+
+
+def _block_lines(block: Block) -> list[LineRef]:
+    return list(dict.fromkeys(LineRef(page=s.page, line=s.line) for s in block.segments))
+
+
+def _sentence_lines(block: Block, sentences: list[str], text: str) -> list[list[LineRef]]:
+    """Per sentence, the lines its characters come from (all the block's if unmappable)."""
+    if text != block.text:
+        return [_block_lines(block)] * len(sentences)
+    out: list[list[LineRef]] = []
+    cursor = 0
+    for sentence in sentences:
+        start = text.find(sentence, cursor)
+        if start < 0:
+            out.append(_block_lines(block))
+            continue
+        end = cursor = start + len(sentence)
+        out.append(list(dict.fromkeys(LineRef(page=s.page, line=s.line) for s in block.segments
+                                      if s.start < end and s.end > start)))
+    return out
 
 
 Keep = dict[tuple[int, int], set[int]]
@@ -149,6 +178,22 @@ def render(title: str, parts: list[Part], keep: Keep | None = None) -> str:
     return "\n".join(out).strip()
 
 
+def kept_lines(parts: list[Part], keep: Keep | None = None) -> list[LineRef]:
+    """The flow lines of what ``keep`` keeps (headings of parts with anything kept)."""
+    out: list[LineRef] = []
+    for p_index, part in enumerate(parts):
+        lines: list[LineRef] = []
+        for i_index, item in enumerate(part.items):
+            kept = None if keep is None else keep.get((p_index, i_index))
+            for s_index, refs in enumerate(item.lines):
+                if kept is None or s_index in kept:
+                    lines += refs
+        if lines and part.heading is not None:
+            out.append(part.heading)
+        out += lines
+    return list(dict.fromkeys(out))
+
+
 def _render_item(item: Item, kept: set[int] | None) -> str:
     if item.kind != "text":
         return f"[{item.label}] {item.sentences[0]}" if kept is None or kept else GAP
@@ -163,21 +208,29 @@ def _render_item(item: Item, kept: set[int] | None) -> str:
     return " ".join(pieces)
 
 
-def build_context(paper: Paper, budget: int,
+def build_context(paper: Paper, budget: int, numbered_text: NumberedText,
                   count: TokenCounter = estimate_tokens) -> tuple[str, ContextInfo]:
-    """The reader's text for ``paper`` within ``budget`` tokens, and what was condensed."""
-    parts = paper_parts(paper)
-    full = render(clean_text(paper.title), parts)
+    """The reader's numbered lines of ``paper`` within ``budget`` tokens, and what was kept."""
+    full = numbered_text(paper, None)
     paper_tokens = count(full)
+    parts = paper_parts(paper)
     if paper_tokens <= budget:
         sections = [_section_info(p, None, count) for p in parts]
         return full, ContextInfo(budget_tokens=budget, paper_tokens=paper_tokens,
                                  context_tokens=paper_tokens, sections=sections)
-    return _condense(clean_text(paper.title), parts, budget, paper_tokens, count)
+
+    def show(kept: list[Part], keep: Keep) -> str:
+        return numbered_text(paper, kept_lines(kept, keep))
+    costs = {LineRef(page=line.page, line=line.n): count(f"{line.n} {line.text}") + 1
+             for line in paper.lines()}
+    return _condense(parts, budget, paper_tokens, count, show, costs)
 
 
-def _condense(title: str, parts: list[Part], budget: int, paper_tokens: int,
-              count: TokenCounter) -> tuple[str, ContextInfo]:
+Show = Callable[[list[Part], Keep], str]
+
+
+def _condense(parts: list[Part], budget: int, paper_tokens: int, count: TokenCounter,
+              show: Show, costs: LineCosts) -> tuple[str, ContextInfo]:
     notes: list[str] = []
     kept_parts = [p for p in parts if p.kind not in OMIT_WHEN_CONDENSING]
     omitted = [p for p in parts if p.kind in OMIT_WHEN_CONDENSING]
@@ -193,16 +246,19 @@ def _condense(title: str, parts: list[Part], budget: int, paper_tokens: int,
     keep: Keep = {}
     text = ""
     for _ in range(24):
-        keep = _select(kept_parts, [ratio * s for s in sizes], count, whole)
-        text = render(title, kept_parts, keep)
+        keep = _select(kept_parts, [ratio * s for s in sizes], count, whole, costs)
+        text = show(kept_parts, keep)
         if count(text) <= budget:
             break
         ratio *= 0.85
     else:
-        kept_parts, keep, text = _fit_fixed(title, kept_parts, budget, count, notes)
+        kept_parts, keep, text = _fit_fixed(kept_parts, budget, count, notes, show)
+    if not text.strip():
+        notes.append("budget too small for any line of the paper: the reader sees no text")
     share = count(text) / max(1, paper_tokens)
     notes.insert(0, f"extractive condensation: {share:.0%} of the paper's tokens kept "
-                    "(verbatim sentences; equations and captions kept whole)")
+                    "(the lines of verbatim sentences, original line ids; equations and "
+                    "captions kept whole)")
     sections = [_section_info(p, keep_of(keep, i, p), count) for i, p in enumerate(kept_parts)]
     sections += [_section_info(p, {}, count, omitted=True) for p in omitted]
     return text, ContextInfo(condensed=True, method="extractive", budget_tokens=budget,
@@ -216,30 +272,48 @@ def keep_of(keep: Keep, p_index: int, part: Part) -> dict[int, set[int]]:
             for i, item in enumerate(part.items)}
 
 
+LineCosts = dict[LineRef, int]
+"""Tokens each flow line costs in the numbered text (its id prefix included)."""
+
+
 def _select(parts: list[Part], shares: list[float], count: TokenCounter,
-            whole: bool = True) -> Keep:
+            whole: bool = True, costs: LineCosts | None = None) -> Keep:
     """Per part: equations and captions (all of them when ``whole``), then the best
-    sentences up to the part's share of the budget."""
+    sentences up to the part's share of the budget. A sentence costs the lines it brings
+    in that are not shown yet (the reader sees whole lines)."""
     keep: Keep = {}
     for p_index, (part, share) in enumerate(zip(parts, shares, strict=True)):
         used = float(count(part.title) + 2)
+        shown: set[LineRef] = set()
         ranked: list[tuple[int, int, int, str]] = []
         for i_index, item in enumerate(part.items):
             keep[(p_index, i_index)] = set()
             if item.kind != "text" and whole:
                 keep[(p_index, i_index)].add(0)
-                used += count(item.sentences[0]) + 4
+                used += _cost(item, 0, count, costs, shown)
                 continue
             for s_index, sentence in enumerate(item.sentences):
                 score = (5 if item.kind == "equation" else 4) if item.kind != "text" \
                     else _priority(sentence, s_index, i_index)
                 ranked.append((-score, i_index, s_index, sentence))
-        for _, i_index, s_index, sentence in sorted(ranked):
-            cost = count(sentence) + 4
+        for _, i_index, s_index, _sentence in sorted(ranked):
+            cost = _cost(part.items[i_index], s_index, count, costs, shown, take=False)
             if used + cost <= share:
                 keep[(p_index, i_index)].add(s_index)
-                used += cost
+                used += _cost(part.items[i_index], s_index, count, costs, shown)
     return keep
+
+
+def _cost(item: Item, s_index: int, count: TokenCounter, costs: LineCosts | None,
+          shown: set[LineRef], *, take: bool = True) -> int:
+    """Tokens sentence ``s_index`` adds: its new lines, or its own text without a line map."""
+    refs = item.lines[s_index] if costs is not None and s_index < len(item.lines) else []
+    if not refs:
+        return count(item.sentences[s_index]) + 4
+    new = [r for r in refs if r not in shown]
+    if take:
+        shown.update(new)
+    return sum(costs.get(r, 0) for r in new) if costs is not None else 0
 
 
 def _priority(sentence: str, s_index: int, i_index: int) -> int:
@@ -252,13 +326,13 @@ def _priority(sentence: str, s_index: int, i_index: int) -> int:
     return score
 
 
-def _fit_fixed(title: str, parts: list[Part], budget: int, count: TokenCounter,
-               notes: list[str]) -> tuple[list[Part], Keep, str]:
+def _fit_fixed(parts: list[Part], budget: int, count: TokenCounter, notes: list[str],
+               show: Show) -> tuple[list[Part], Keep, str]:
     """Equations, captions and headings alone exceed the budget: keep whole parts in order."""
     empty = _select(parts, [0.0] * len(parts), count)
     kept: list[Part] = []
     for part in parts:
-        trial = render(title, [*kept, part], _reindex(empty, parts, [*kept, part]))
+        trial = show([*kept, part], _reindex(empty, parts, [*kept, part]))
         if count(trial) > budget:
             break
         kept.append(part)
@@ -267,7 +341,7 @@ def _fit_fixed(title: str, parts: list[Part], budget: int, count: TokenCounter,
         notes.append("budget too small for every equation and caption; left out: "
                      + ", ".join(p.title for p in dropped))
     keep = _reindex(empty, parts, kept)
-    return kept, keep, render(title, kept, keep)
+    return kept, keep, show(kept, keep)
 
 
 def _reindex(keep: Keep, parts: list[Part], subset: list[Part]) -> Keep:
