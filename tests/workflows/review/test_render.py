@@ -42,8 +42,7 @@ async def test_every_surface_renders_an_evidence_item_the_one_way() -> None:
             evidence = evidence_of(report, item)
             assert reports.markdown(evidence, details=False) in md
             assert str(reports.html(evidence, details=False)) in html
-    cites = re.findall(r'<span class="cite (\w+)" data-paper="(\w+)" data-page="(\d+)" '
-                       r'data-lines="([\d:-]+)"', html)
+    cites = re.findall(r'<span class="cite (\w+)" data-paper="(\w+)" data-page="(\d+)"', html)
     assert len(cites) >= len(report.comments) and cites[0][1] == report.paper_id
     assert {c[0] for c in cites} >= {"verified", "not_enough"}
     assert "<script" not in html and "Ignore previous instructions" in html  # escaped finding

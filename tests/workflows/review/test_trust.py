@@ -60,7 +60,7 @@ async def test_invented_work_keeps_the_anchor_and_carries_the_flag(paper: Paper)
     line = next(x for x in md.splitlines() if comment.message_id in x and "**issue**" in x)
     assert "not verified" in line and "cites a work not in the bibliography" in line
     assert "[p. 1, l. 21-22](" in md and "unresolved reference: cites 'Quux and Zorp, 2031'" in md
-    assert 'data-lines="1:21-22"' in html
+    assert 'data-page="1" data-line-start="21" data-line-end="22"' in html
     assert report.verification.references_unresolved == 1
 
 

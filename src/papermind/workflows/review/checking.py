@@ -28,6 +28,9 @@ from papermind.workflows.support_judge import SupportItem, claim_support, judge_
 CHECKED_KINDS = frozenset({"strength", "issue", "attack"})
 MAX_CLAIM_LINES = 8
 """Lines of a claim's cited span the devil's advocate sees."""
+JUDGE_BATCH = 16
+"""Comments per checker call: a full first round (3 reviewers x 4 comments, or 9 comments and
+3 attacks) is usually one call; cited spans are short, so the prompt stays small."""
 
 
 def check_message(grounder: Grounder, paper: Paper, message: ReviewMessage, *,
@@ -91,7 +94,7 @@ async def judge_checks(gateway: Gateway, checks: Mapping[str, MessageCheck],
     confidence = {m.id: m.confidence for m in messages}
     items = [SupportItem(claim=check.evidence[0].claim, evidence=tuple(check.evidence), key=mid)
              for mid, check in checks.items() if check.evidence]
-    result = await judge_support(gateway, items, node="support_judge")
+    result = await judge_support(gateway, items, node="support_judge", batch_size=JUDGE_BATCH)
     judged = dict(checks)
     for item in result.items:
         check = checks[item.key]
