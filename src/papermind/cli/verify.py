@@ -13,9 +13,9 @@ from rich.markup import escape
 from papermind.cli.context import container, state, wants_json
 from papermind.cli.options import JsonFlag
 from papermind.llm import Gateway
-from papermind.reports import evidence_json, status_label, support_json
+from papermind.reports import status_label
 from papermind.services.container import Container
-from papermind.services.grounding import VerifyResult, verify_claim
+from papermind.services.grounding import VerifyResult, verify_claim, verify_json
 
 NOT_VERIFIED_EXIT = 1
 """Special to this command (not in the error table): an unsupported claim is data."""
@@ -50,19 +50,6 @@ def verify(
 def judge_gateway(box: Container) -> Gateway:
     """The gateway the checker runs on (a seam tests replace)."""
     return box.gateway
-
-
-def verify_json(result: VerifyResult) -> dict[str, Any]:
-    """The evidence item in its one JSON shape, plus the paper, the code verdict on its own
-    (``code``), whether the checker ran (``judged``), its notes and the lines covered."""
-    return {
-        "paper": {"id": result.paper.id, "title": result.paper.title},
-        "evidence": evidence_json(result.evidence),
-        "found": result.evidence.found, "support": support_json(result.evidence.support),
-        "verified": result.evidence.verified, "code": support_json(result.code),
-        "judged": result.judged, "notes": list(result.notes),
-        "lines": [{"page": ln.page, "n": ln.n, "text": ln.text} for ln in result.lines],
-    }
 
 
 def print_result(console: Console, result: VerifyResult) -> None:

@@ -6,11 +6,13 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from papermind.domain import Evidence, Line, Paper, Support
 from papermind.errors import InputError
 from papermind.grounding import GroundingEngine, parse_cited
 from papermind.llm import Gateway
+from papermind.reports import evidence_json, support_json
 from papermind.services.library import LibraryService
 from papermind.workflows.support_judge import SupportItem, judge_support
 
@@ -82,6 +84,20 @@ def verify_claim(library: LibraryService, target: str, claim: str, *, lines: str
     """``verify`` on the paper ``target`` names (a library id or a file, parsed unstored)."""
     return verify(load_paper(library, target), claim, lines=lines, quote=quote,
                   gateway=gateway)
+
+
+def verify_json(result: VerifyResult) -> dict[str, Any]:
+    """The `verify` answer (CLI --json and the API): the evidence item in its one JSON shape,
+    both verdicts, the code verdict on its own (``code``), whether the checker ran
+    (``judged``) and its notes, and the lines covered."""
+    return {
+        "paper": {"id": result.paper.id, "title": result.paper.title},
+        "evidence": evidence_json(result.evidence),
+        "found": result.evidence.found, "support": support_json(result.evidence.support),
+        "verified": result.evidence.verified, "code": support_json(result.code),
+        "judged": result.judged, "notes": list(result.notes),
+        "lines": [{"page": ln.page, "n": ln.n, "text": ln.text} for ln in result.lines],
+    }
 
 
 def covered_lines(paper: Paper, evidence: Evidence) -> list[Line]:
