@@ -74,3 +74,10 @@ def test_engine_is_a_grounder_and_indexes_each_paper_once() -> None:
     first = engine.locator(PAPER)
     engine.locator(refs)  # evicts PAPER (max_papers=1)
     assert engine.locator(PAPER) is not first
+
+
+def test_a_quote_that_differs_from_the_cited_lines_keeps_them_and_says_how() -> None:
+    e = ENGINE.cite(PAPER, "1:2-3", quote="The efficient model reaches 85.7% accuracy on CIFAR-10")
+    assert e.anchor is not None and (e.anchor.line_start, e.anchor.line_end) == (2, 3)
+    assert "the quote differs from the text at the cited lines" in e.notes[-1]
+    assert "number" in e.notes[-1] and e.method == "lines"

@@ -103,9 +103,17 @@ class LineCiter:
             return elsewhere.model_copy(update={"notes": [
                 *elsewhere.notes, f"the quote is not at the cited lines ({cited}) but at "
                 f"{elsewhere.anchor.label()}; the anchor moved there"]})
-        notes.append(f"the quote was not found at or near the cited lines ({cited}) "
-                     "nor elsewhere in the paper; the cited lines are kept")
+        if elsewhere.anchor is not None and self._near(elsewhere.anchor, first, last):
+            notes.append(f"the quote differs from the text at the cited lines ({cited}): "
+                         + "; ".join(elsewhere.reasons) + "; the cited lines are kept")
+        else:
+            notes.append(f"the quote was not found at or near the cited lines ({cited}) "
+                         "nor elsewhere in the paper; the cited lines are kept")
         return first, last
+
+    def _near(self, anchor: Anchor, first: int, last: int) -> bool:
+        start = self.position.get((anchor.page, anchor.line_start), -1)
+        return first - NEAR_LINES <= start <= last + NEAR_LINES
 
     def _match_near(self, parts: list[str], first: int, last: int) -> tuple[int, int] | None:
         lo = max(0, first - NEAR_LINES)
