@@ -10,7 +10,10 @@ from pathlib import Path
 
 import pytest
 
-SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+SHARED_DATA = next((folder / "shared" / "data" for folder in Path(__file__).resolve().parents
+                    if (folder / "shared" / "data").is_dir()),
+                   Path(__file__).resolve().parents[2] / "shared" / "data")
+"""../shared/data of the repository, or of a worktree's parent folders."""
 
 _real_connect = socket.socket.connect
 _real_connect_ex = socket.socket.connect_ex
