@@ -9,7 +9,7 @@ from typing import Any, Literal
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
-from papermind.domain import Paper
+from papermind.domain import LineRef, Paper
 from papermind.domain.review import ReviewMessage, RevisionItem, Target
 from papermind.llm import fence_untrusted
 from papermind.workflows.ports import Grounder
@@ -30,6 +30,7 @@ from papermind.workflows.review.drafts import (
     ReviewerComment,
     ReviewerDraft,
 )
+from papermind.workflows.review.line_refs import qualify
 from papermind.workflows.review.messages import ask, deliver, message_id
 from papermind.workflows.review.prompts import PROMPTS
 from papermind.workflows.review.state import ReviewState, active_reviewers
@@ -122,7 +123,7 @@ async def _review(state: ReviewState, runtime: Runtime[ReviewContext], role: str
                               kind="summary", score=draft.score, confidence=draft.confidence,
                               content=_text(draft.summary, "(no summary given)"))]
     comments = [c for c in draft.comments if c.content.strip()][: ctx.max_comments]
-    messages += [_comment(paper, c, role, 1, n, receiver="meta")
+    messages += [_comment(paper, c, role, 1, n, receiver="meta", shown=view.lines)
                  for n, c in enumerate(comments, 1)]
     summary = f"score {draft.score:g}, {len(comments)} comments from {len(view.sections)} sections"
     return {"messages": deliver(messages), "original_scores": {role: draft.score},
@@ -130,14 +131,14 @@ async def _review(state: ReviewState, runtime: Runtime[ReviewContext], role: str
 
 
 def _comment(paper: Paper, draft: CommentDraft, sender: Any, round_: int, n: int, *,
-             receiver: str, reply_to: str | None = None, target: Target | None = None
-             ) -> ReviewMessage:
+             receiver: str, shown: list[LineRef], reply_to: str | None = None,
+             target: Target | None = None) -> ReviewMessage:
     resolved = resolve_target(paper, draft.target) if draft.target.strip() else target
     cited = draft.references if isinstance(draft, ReviewerComment) else []
     return ReviewMessage(id=message_id(round_, sender, n), sender=sender, receiver=receiver,
                          round=round_, kind=draft.kind, target=resolved or Target(),
                          content=draft.content.strip(), confidence=draft.confidence,
-                         references=[r for r in cited if r.strip()], cited=draft.lines.strip(),
+                         references=[r for r in cited if r.strip()], cited=qualify(draft.lines.strip(), shown),
                          quote=draft.quote.strip(), reply_to=reply_to)
 
 
@@ -147,7 +148,10 @@ async def challenge_claims(state: ReviewState, runtime: Runtime[ReviewContext]) 
     claims = arb.claims_for_round(state, round_)
     if not claims:
         return {"history": _stamp("devil_advocate", started, "no positive claims to attack")}
-    text, aliases = claims_brief(claims, lambda c: _claim_lines(ctx.grounder, state["paper"], c))
+    shown = {c.id: _claim_lines(ctx.grounder, state["paper"], c) for c in claims}
+    text, aliases = claims_brief(
+        claims, lambda c: ctx.grounder.numbered_text(state["paper"], shown[c.id])
+        if shown[c.id] else "")
     prompt = PROMPTS["devil"].render(claims=fence_untrusted(text, "CLAIMS"))
     draft = await ctx.gateway.structured("devil", prompt, DevilDraft, node="devil_advocate")
     by_id = {c.id: c for c in claims}
@@ -156,20 +160,21 @@ async def challenge_claims(state: ReviewState, runtime: Runtime[ReviewContext]) 
         claim_id = aliases.resolve(attack.claim) or claims[(n - 1) % len(claims)].id
         claim = by_id[claim_id]
         messages.append(_comment(state["paper"], attack, "devil", round_, n,
-                                 receiver=claim.sender, reply_to=claim.id, target=claim.target))
+                                 receiver=claim.sender, shown=shown[claim_id],
+                                 reply_to=claim.id, target=claim.target))
     attacked = len({m.reply_to for m in messages})
     return {"messages": deliver(messages),
             "history": _stamp("devil_advocate", started,
                               f"round {round_}: {len(messages)} attacks on {attacked}/{len(claims)} claims")}
 
 
-def _claim_lines(grounder: Grounder, paper: Paper, claim: ReviewMessage) -> str:
-    """The numbered lines a claim cited (original ids), '' when none were found."""
+def _claim_lines(grounder: Grounder, paper: Paper, claim: ReviewMessage) -> list[LineRef]:
+    """The lines a claim cited (at most MAX_CLAIM_LINES), none when they were not found."""
     evidence = grounder.cite(paper, claim.cited, claim.quote) if claim.cited else \
         grounder.ground(paper, claim.quote) if claim.quote.strip() else None
     if evidence is None or evidence.anchor is None:
-        return ""
-    return grounder.numbered_text(paper, anchor_lines(paper, evidence.anchor)[:MAX_CLAIM_LINES])
+        return []
+    return anchor_lines(paper, evidence.anchor)[:MAX_CLAIM_LINES]
 
 
 async def check_grounding(state: ReviewState, runtime: Runtime[ReviewContext]) -> Update:
