@@ -1,7 +1,7 @@
 """Distillation: passages -> grounded quotes bearing on a sub-question.
 
 The model proposes quotes; grounding locates them in the paper. A passage for which the
-model gave no verified quote contributes its best-matching sentences instead (an extractive
+model gave no found quote contributes its best-matching sentences instead (an extractive
 fallback chosen by keyword overlap), so a weak model degrades to plainer evidence, not to none.
 """
 
@@ -61,7 +61,7 @@ async def distill_hits(runtime: Runtime[QAContext], task_id: str, question: str,
     for index, hit in enumerate(hits):
         quotes = proposed.get(index, [])[:MAX_QUOTES_PER_PASSAGE]
         items = [_ground(runtime, papers, hit, quote, task_id) for quote in quotes]
-        if not any(i.evidence.verified for i in items):
+        if not any(i.evidence.found for i in items):
             items += [_ground(runtime, papers, hit, sentence, task_id)
                       for sentence in best_sentences(hit.text, question)]
         for item in items:
