@@ -7,8 +7,8 @@ pass only the lines they keep; the ids stay the original ones and a gap is shown
 
 ``parse_cited`` is forgiving about what models write: ``3:12``, ``[3:12]``, ``3:12-14``,
 ``[3:12]-[3:14]``, ``3:40-4:2``, ``p. 3, l. 12-14``, ``page 3 line 12``, and lists of any of
-these separated by commas, semicolons or 'and'. It returns spans, or the parts it could not
-read.
+these separated by commas, semicolons or 'and' (``3:12, 14-15``: more lines of page 3). It
+returns spans, or the parts it could not read.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ _POS = rf"\[?\s*{_P}?(\d+){_SEP}(\d+)\s*\]?"
 _DASH = r"\s*(?:-|\u2013|\u2014|to|through)\s*"
 _TAIL = rf"\[?\s*(?:{_P}?(\d+){_SEP})?(\d+)\s*\]?"
 _SPAN = re.compile(rf"{_POS}(?:{_DASH}{_TAIL})?", re.IGNORECASE)
+_MORE_LINES = re.compile(r"(?:^|[,\s]+)(\d+)(?:\s*-\s*(\d+))?(?=\s*(?:,|$))")
 _SPLIT = re.compile(r"\s*(?:;|\band\b|,(?=\s*\[?\s*(?:p|page|pg)?\.?\s*\d+\s*[:.]))\s*",
                     re.IGNORECASE)
 
@@ -102,6 +103,11 @@ def parse_cited(cited: str) -> ParsedCitation:
         if not found:
             unreadable.append(part)
         spans.extend(_span(m) for m in found)
+        if found:  # '3:12, 14-15': more lines of the page just named
+            tail = part[found[-1].end():]
+            page = spans[-1].page_end
+            spans.extend(LineSpan(page, int(a), page, int(b or a))
+                         for a, b in _MORE_LINES.findall(tail) if int(b or a) >= int(a))
     return ParsedCitation(spans, unreadable)
 
 
