@@ -118,9 +118,11 @@ def test_off_topic_answer_with_real_quotes_is_not_shown_as_verified(
         return {"sentences": [{"text": f"Tokyo has a large population ({n}).", "cites": [i]}
                               for n, i in enumerate(ids, 1)]}
     def real_quote(messages: list[Any]) -> dict[str, Any]:
+        """Cites the first line of passage 1 by its line id."""
         text = "\n".join(str(m.content) for m in messages)
-        first = re.search(r"Passage 1: (.+?[.])", text)
-        return {"quotes": [{"passage": 1, "quote": first.group(1)}] if first else []}
+        first = re.search(r"Passage 1:\n\[p\.(\d+)\]\n(?:\.\.\.\n)?(\d+) ", text)
+        return {"quotes": [{"passage": 1, "lines": f"{first.group(1)}:{first.group(2)}"}]
+                if first else []}
     use(monkeypatch, {"distiller": [real_quote], "answerer": [tokyo],
                       "checker": [judge("not_enough", "the text does not mention Tokyo")]})
     result = cli("ask", "What is the population of Tokyo?")

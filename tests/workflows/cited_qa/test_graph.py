@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -122,3 +123,36 @@ async def test_numbers_that_disagree_with_the_cited_text_are_never_verified(
     assert evidence.found and not evidence.verified
     assert evidence.support.by == "code" and evidence.support.verdict != "supported"
     assert "41,000" in dropped.reason
+
+
+def cite_line_with(fact: str) -> Any:
+    """A distiller citing, by line id, the first numbered passage line mentioning ``fact``."""
+    def answer(messages: Any) -> dict[str, Any]:
+        text = "\n".join(str(m.content) for m in messages)
+        page, passage = 0, 0
+        for raw in text.splitlines():
+            if raw.startswith("Passage "):
+                passage = int(raw.split()[1].rstrip(":"))
+            elif raw.startswith("[p.") and raw.endswith("]"):
+                page = int(raw[3:-1])
+            elif fact in raw and raw.split(" ", 1)[0].isdigit():
+                return {"quotes": [{"passage": passage, "lines": f"{page}:{raw.split()[0]}"}]}
+        return {"quotes": []}
+    return answer
+
+
+async def test_distiller_sees_numbered_lines_and_cites_them_by_id(olid: Paper) -> None:
+    gateway = fake_gateway({
+        "distiller": [cite_line_with("14,100")],
+        "answerer": [{"sentences": [{"text": "The dataset has 14,100 tweets.", "cites": ["E1"]}]}],
+        "checker": [judge()]})
+    result = await ask(gateway, olid, "How many tweets does the dataset contain?")
+    distill_prompt = gateway.calls_for(node="distill")[0].text
+    assert re.search(r"Passage 1:\n\[p\.\d+\]\n", distill_prompt)
+    e1 = result.state["evidence"][0]
+    assert e1.evidence.method == "lines" and e1.evidence.cited and e1.evidence.found
+    assert "14,100" in e1.evidence.matched_text
+    answer_prompt = gateway.calls_for(node="answer")[0].text
+    assert e1.evidence.matched_text[:200] in answer_prompt  # the cited text, under id E1
+    (sentence,) = result.state["sentences"]
+    assert sentence.verified and sentence.citations[0].evidence.method == "lines"

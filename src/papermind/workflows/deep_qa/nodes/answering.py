@@ -129,7 +129,8 @@ async def answer(state: QAState, runtime: Runtime[QAContext]) -> dict[str, Any]:
 def _extractive(evidence: list[EvidenceItem]) -> list[AnswerSentence]:
     """Fallback answer: the first found quotes, each citing itself (then judged like any)."""
     chosen = [e for e in evidence if _usable(e) and e.kind == "quote"]
-    return [AnswerSentence(text=f"\u201c{e.evidence.quote}\u201d", cites=[e.id])
+    return [AnswerSentence(text=f"\u201c{e.evidence.quote or e.evidence.matched_text}\u201d",
+                           cites=[e.id])
             for e in chosen[:EXTRACTIVE_SENTENCES]]
 
 
@@ -188,7 +189,7 @@ def _recheck(runtime: Runtime[QAContext], papers: PaperCache, by_id: dict[str, E
 
 def _verbatim(sentence: AnswerSentence, citation: Citation) -> Citation:
     """An extractive sentence that IS its found citation's quote is supported by code."""
-    quote = citation.evidence.quote
+    quote = citation.evidence.quote or citation.evidence.matched_text
     if not (citation.evidence.found and quote and sentence.text.strip(_QUOTES) == quote):
         return citation
     return citation.model_copy(update={"evidence": citation.evidence.with_support(Support(
