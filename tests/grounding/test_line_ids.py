@@ -6,7 +6,7 @@ import pytest
 
 from papermind.domain import LineRef
 from papermind.grounding import GroundingEngine, parse_cited
-from tests.grounding.paper_builder import sample_paper
+from tests.grounding.paper_builder import page, paper, sample_paper
 
 PAPER = sample_paper()
 
@@ -19,7 +19,8 @@ PAPER = sample_paper()
     ("p. 4, l. 90 - p. 5, l. 12", ["4:90-5:12"]),
     ("2:5, 2:9", ["2:5", "2:9"]), ("3:12; 4:1-3 and 5:6", ["3:12", "4:1-3", "5:6"]),
     ("[1:2], [1:4]", ["1:2", "1:4"]), ("3:12, 14-15", ["3:12", "3:14-15"]),
-    ("3:40-4:2, 5", ["3:40-4:2", "4:5"]),
+    ("3:40-4:2, 5", ["3:40-4:2", "4:5"]), ("p. 3, 12", ["3:12"]), ("3, l. 12", ["3:12"]),
+    ("pp. 3:12 to 3:14", ["3:12-14"]), ("Page 2, lines 5-7", ["2:5-7"]),
 ])
 def test_forms_models_write_are_read(cited: str, labels: list[str]) -> None:
     parsed = parse_cited(cited)
@@ -30,6 +31,8 @@ def test_what_is_not_a_line_id_is_reported() -> None:
     parsed = parse_cited("see the abstract; 1:2")
     assert [s.label() for s in parsed.spans] == ["1:2"]
     assert parsed.unreadable == ["see the abstract"]
+    for ambiguous in ("12, 14", "3.12", "12 14"):  # no page named: not read as page 12
+        assert parse_cited(ambiguous).spans == [], ambiguous
 
 
 def test_numbered_text_marks_pages_once_and_numbers_each_line() -> None:
@@ -48,3 +51,17 @@ def test_condensed_lines_keep_their_original_ids_and_show_gaps() -> None:
                     "3 on CIFAR-10 after 200 epochs, which is state-of-the-", "...",
                     "6 matters a lot for small batches, as Table 2 shows.", "[p.2]", "...",
                     "2 We also observe that “the learning rate” is the most"]
+
+
+def test_blank_lines_are_not_shown_and_make_no_gap() -> None:
+    blank = paper(page(1, ["First paragraph ends.", "", "", "Second paragraph.", "",
+                           "Third paragraph."]))
+    engine = GroundingEngine()
+    assert engine.numbered_text(blank).splitlines() == [
+        "[p.1]", "1 First paragraph ends.", "4 Second paragraph.", "6 Third paragraph."]
+    keep = [LineRef(page=1, line=1), LineRef(page=1, line=4)]
+    assert engine.numbered_text(blank, keep).splitlines() == [
+        "[p.1]", "1 First paragraph ends.", "4 Second paragraph."]
+    keep = [LineRef(page=1, line=1), LineRef(page=1, line=6)]
+    assert engine.numbered_text(blank, keep).splitlines() == [
+        "[p.1]", "1 First paragraph ends.", "...", "6 Third paragraph."]

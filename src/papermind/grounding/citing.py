@@ -40,9 +40,8 @@ class LineCiter:
         """The flow lines (or just ``lines``, in reading order) in the prompt form."""
         if lines is None:
             return numbered(self.index.lines)
-        keep = sorted({self.position[(r.page, r.line)] for r in lines
-                       if (r.page, r.line) in self.position})
-        return numbered(self.index.lines[i] for i in keep)
+        return numbered(self.index.lines, [self.position[(r.page, r.line)] for r in lines
+                                           if (r.page, r.line) in self.position])
 
     def cite(self, cited: str, quote: str = "") -> Evidence:
         """Evidence for the line ids ``cited``, with ``quote`` checked against them."""

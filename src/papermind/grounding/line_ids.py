@@ -3,18 +3,20 @@
 The prompt form is cheap: a page marker line ``[p.3]`` once per page, then each flow line
 prefixed with its per-page number and a space (``12 the line text``). A line id is
 ``PAGE:LINE`` (``3:12``); the marker gives the page, the prefix the line. Condensed contexts
-pass only the lines they keep; the ids stay the original ones and a gap is shown as ``...``.
+pass only the lines they keep; the ids stay the original ones and a gap is shown as ``...``
+(blank lines are not shown and are no gap).
 
 ``parse_cited`` is forgiving about what models write: ``3:12``, ``[3:12]``, ``3:12-14``,
 ``[3:12]-[3:14]``, ``3:40-4:2``, ``p. 3, l. 12-14``, ``page 3 line 12``, and lists of any of
 these separated by commas, semicolons or 'and' (``3:12, 14-15``: more lines of page 3). It
-returns spans, or the parts it could not read.
+returns spans, or the parts it could not read; a bare ``12, 14`` names no page and is not
+read (callers that know which lines a model was shown may qualify it themselves).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from papermind.domain import Line
@@ -23,16 +25,17 @@ PAGE_MARKER = "[p.{page}]"
 GAP = "..."
 
 _L = r"l(?:ines?|l)?\.?\s*"
-_SEP = rf"(?:\s*[:.,]\s*(?:{_L})?|\s+{_L})"
-_P = r"(?:p(?:ages?|g|p)?\.?\s*)"
-_POS = rf"\[?\s*{_P}?(\d+){_SEP}(\d+)\s*\]?"
+_P = r"\bp(?:ages?|g|p)?\.?\s*"
+_CANONICAL = [  # written-out forms -> 'P:L'; a bare 'N, M' or 'N.M' stays unreadable
+    (re.compile(rf"{_P}(\d+)\s*[,.]?\s*{_L}(\d+)", re.IGNORECASE), r"\1:\2"),
+    (re.compile(rf"{_P}(\d+)\s*[,.:]\s*(\d+)", re.IGNORECASE), r"\1:\2"),
+    (re.compile(rf"(\d+)\s*[,.]?\s*\b{_L}(\d+)", re.IGNORECASE), r"\1:\2"),
+]
 _DASH = r"\s*(?:-|\u2013|\u2014|to|through)\s*"
-_TAIL = rf"\[?\s*(?:{_P}?(\d+){_SEP})?(\d+)\s*\]?"
-_SPAN = re.compile(rf"{_POS}(?:{_DASH}{_TAIL})?", re.IGNORECASE)
+_SPAN = re.compile(rf"\[?\s*(\d+)\s*:\s*(\d+)\s*\]?(?:{_DASH}\[?\s*(?:(\d+)\s*:\s*)?(\d+)\s*\]?)?",
+                   re.IGNORECASE)
 _MORE_LINES = re.compile(r"(?:^|[,\s]+)(\d+)(?:\s*-\s*(\d+))?(?=\s*(?:,|$))")
-_SPLIT = re.compile(r"\s*(?:;|\band\b|,(?=\s*\[?\s*(?:p|page|pg)?\.?\s*\d+\s*[:.]))\s*",
-                    re.IGNORECASE)
-
+_SPLIT = re.compile(r"\s*(?:;|\band\b|,(?=\s*\[?\s*\d+\s*:))\s*", re.IGNORECASE)
 
 @dataclass(frozen=True, slots=True)
 class LineSpan:
@@ -73,21 +76,26 @@ def line_id(page: int, line: int) -> str:
     return f"{page}:{line}"
 
 
-def numbered(lines: Iterable[Line]) -> str:
-    """Lines in the prompt form: a ``[p.N]`` marker per page, ``n text`` per line, ``...``
-    where lines were left out (so a condensed context never suggests adjacency)."""
+def numbered(lines: Sequence[Line], keep: Iterable[int] | None = None) -> str:
+    """``lines`` (all flow lines of a paper, in reading order), or just those at indices
+    ``keep``, in the prompt form: a ``[p.N]`` marker per page, ``n text`` per line, ``...``
+    where lines with text were left out (so a condensed context never suggests adjacency).
+    Blank lines (plain-text papers have them between paragraphs) are not shown and never
+    make a gap."""
+    shown = range(len(lines)) if keep is None else sorted(set(keep))
     out: list[str] = []
-    page, last = 0, 0
-    for line in lines:
+    page, previous = 0, -1
+    for i in shown:
+        line = lines[i]
+        if not line.text.strip():
+            continue
         if line.page != page:
             out.append(PAGE_MARKER.format(page=line.page))
-            if line.n != 1:
-                out.append(GAP)
-            page, last = line.page, line.n - 1
-        elif line.n != last + 1:
+            page = line.page
+        if any(lines[k].text.strip() for k in range(previous + 1, i)):
             out.append(GAP)
         out.append(f"{line.n} {line.text}")
-        last = line.n
+        previous = i
     return "\n".join(out)
 
 
@@ -95,7 +103,10 @@ def parse_cited(cited: str) -> ParsedCitation:
     """Spans in ``cited`` (see the module docstring for the forms read)."""
     spans: list[LineSpan] = []
     unreadable: list[str] = []
-    for part in _SPLIT.split(cited.strip()):
+    text = cited.strip()
+    for pattern, canonical in _CANONICAL:
+        text = pattern.sub(canonical, text)
+    for part in _SPLIT.split(text):
         part = part.strip().strip("()").strip()
         if not part:
             continue
