@@ -119,8 +119,8 @@ async def test_unknown_line_ids_are_not_found_never_judged_and_fed_back(
     assert f'- M2 cites {MISSING_LINES} "{FABRICATED}": the paper has no line 9:99' in \
         first_round.feedback
     rewrite_prompt = gw.calls_for(role="reader")[1].text
-    assert f'lines {MISSING_LINES} "{FABRICATED}" [[not found] NOT FOUND (the paper has no ' \
-        "line 9:99" in rewrite_prompt
+    assert f'lines {MISSING_LINES} "{FABRICATED}" [NOT FOUND (the paper has no line 9:99' \
+        in rewrite_prompt
     checker_prompt = gw.calls_for(role="checker")[0].text
     assert "experts process a token" not in checker_prompt  # not found: code decides
     assert FABRICATED not in checker_prompt

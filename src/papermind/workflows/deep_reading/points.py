@@ -7,7 +7,7 @@ from difflib import SequenceMatcher
 
 from papermind.domain import Evidence
 from papermind.domain.reading import PointChange, ReadingPoint
-from papermind.reports import text as evidence_text
+from papermind.reports import status_label
 from papermind.workflows.deep_reading.schemas import ReaderOutput
 
 _QUOTE_MARKS = "\"'\u201c\u201d\u2018\u2019` "
@@ -78,7 +78,7 @@ def describe_points(points: list[ReadingPoint], *, status: bool) -> str:
         lines.append(f"{head}: {point_text(point)}")
         for e in point.evidence:
             quote = f' "{e.quote}"' if e.quote else ""
-            mark = f" [{evidence_text(e, details=False)}]" if status else ""
+            mark = f" [{status_label(e)}]" if status else ""
             lines.append(f"  lines {e.cited or '-'}{quote}{mark}")
     return "\n".join(lines) if lines else "(no points)"
 
