@@ -86,8 +86,9 @@ def status_class(item: EvidenceLike) -> str:
     return "verified" if evidence.verified else evidence.support.verdict
 
 
-def page_href(anchor: Anchor, page: int | None = None) -> str:
-    """Link into the web page view of ``anchor`` (on ``page``, default its first page).
+def page_href(anchor: Anchor, page: int | None = None, *, paper_id: str = "") -> str:
+    """Link into the web page view of ``anchor`` (on ``page``, default its first page; of
+    ``paper_id`` when the anchor does not name its paper).
 
     A span on one page travels as ``?lines=12-15``; one that crosses pages in line-id form
     (``?lines=4:90-5:12``), so the view of either page highlights its part of it."""
@@ -95,7 +96,7 @@ def page_href(anchor: Anchor, page: int | None = None) -> str:
     end = anchor.page_end or anchor.page
     span = (f"{anchor.line_start}-{anchor.line_end}" if end == anchor.page
             else f"{anchor.page}:{anchor.line_start}-{end}:{anchor.line_end}")
-    return (f"/papers/{url_quote(anchor.paper_id, safe='')}/pages/{at}"
+    return (f"/papers/{url_quote(paper_id or anchor.paper_id, safe='')}/pages/{at}"
             f"?lines={url_quote(span, safe=':-')}")
 
 
