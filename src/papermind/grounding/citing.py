@@ -8,7 +8,8 @@
   ``matched_text`` is their exact text, hyphenated line breaks joined;
 - a quote must lie in or next to the cited lines (``NEAR_LINES`` either side); next to them
   the anchor grows to cover it; found elsewhere in the paper the anchor moves there, with a
-  note; found nowhere, the cited lines are kept, with a note.
+  note; near them but worded differently, or found nowhere, the cited lines are kept, with a
+  note saying which.
 """
 
 from __future__ import annotations
