@@ -38,11 +38,8 @@ from papermind.llm.testing import fake_gateway  # noqa: E402
 from papermind.services.checkpoints import memory_checkpointer  # noqa: E402
 from papermind.services.runner import run_graph  # noqa: E402
 from papermind.workflows.deep_reading import ReadingContext, build_graph  # noqa: E402
-from papermind.workflows.deep_reading.condense import (  # noqa: E402
-    estimate_tokens,
-    paper_parts,
-    render,
-)
+from papermind.workflows.deep_reading.condense import estimate_tokens  # noqa: E402
+from papermind.workflows.deep_reading.parts import paper_parts, render  # noqa: E402
 
 
 def _shared_data() -> Path:

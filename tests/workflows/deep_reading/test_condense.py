@@ -9,7 +9,8 @@ from papermind.domain.reading import ContextInfo
 from papermind.grounding import GroundingEngine
 from papermind.ingest import parse_bytes
 from papermind.workflows.deep_reading.condense import build_context as _build
-from papermind.workflows.deep_reading.condense import estimate_tokens, split_sentences
+from papermind.workflows.deep_reading.condense import estimate_tokens
+from papermind.workflows.deep_reading.parts import split_sentences
 
 ENGINE = GroundingEngine()
 
@@ -106,7 +107,7 @@ def test_tiny_budget_drops_whole_sections_and_says_so() -> None:
 
 
 def test_surrogate_pairs_from_pdfs_are_joined() -> None:
-    from papermind.workflows.deep_reading.condense import clean_text
+    from papermind.workflows.deep_reading.parts import clean_text
 
     assert clean_text("S (\ud835\udc46)") == "S (\U0001d446)"
     assert clean_text("lone \ud835 x") == "lone ? x"
