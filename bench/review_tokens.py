@@ -16,7 +16,10 @@ Three views of the line-id overhead:
   them: what the ids cost for exactly the same paper text;
 - ``with judge``: the whole run, support judge included.
 
-    .venv/bin/python bench/review_tokens.py [--limit N] [--window 32000]
+    .venv/bin/python bench/review_tokens.py [--limit N] [--window 32000] [--papers DIR]
+
+``--papers DIR`` (relative to ../shared/data, e.g. ``pdfs``) runs every *.pdf / *.txt below
+it instead; results and the baseline then carry the folder's name as a suffix.
 """
 
 from __future__ import annotations
@@ -102,42 +105,62 @@ async def review_tokens(base_url: str, paper: Paper, window: int, grounder: Grou
     return total - judge, total, context.input_chars
 
 
-def baseline(window: int) -> dict[str, int]:
+def suffix(window: int, papers: str | None) -> str:
+    """Results file suffix: '' for the default run, else '_w<window>' and/or '_<folder>'."""
+    tail = "" if window == 32000 else f"_w{window}"
+    return tail + (f"_{Path(papers).name}" if papers else "")
+
+
+def baseline(name: str) -> dict[str, int]:
     """Per-paper input tokens of the run before line ids (commit 95f7593), if recorded."""
-    suffix = "" if window == 32000 else f"_w{window}"
-    path = ROOT / "bench" / "results" / f"review_tokens_before_line_ids{suffix}.md"
+    path = ROOT / "bench" / "results" / f"review_tokens_before_line_ids{name}.md"
     if not path.exists():
         return {}
-    rows = re.findall(r"^\| (\S+\.txt) \| \d+ \| (\d+) \|", path.read_text(), re.M)
+    rows = re.findall(r"^\| (\S+\.(?:txt|pdf)) \| \d+ \| (\d+) \|", path.read_text(), re.M)
     return {name: int(tokens) for name, tokens in rows}
 
 
-async def main(limit: int | None, window: int) -> list[str]:
-    files = sorted(PAPERS.glob("*.txt"))[:limit]
+def paper_files(papers: str | None, limit: int | None) -> list[Path]:
+    if papers is None:
+        return sorted(PAPERS.glob("*.txt"))[:limit]
+    folder = _shared_data() / papers
+    return sorted(p for p in folder.rglob("*") if p.suffix in {".pdf", ".txt"}
+                  and not p.name.endswith("-labels.txt") and p.name != "LICENSE.txt")[:limit]
+
+
+async def main(limit: int | None, window: int, papers: str | None = None) -> list[str]:
+    files = paper_files(papers, limit)
     if not files:
-        return [f"no papers at {PAPERS}: shared data absent"]
-    before = baseline(window)
+        return [f"no papers at {papers or PAPERS}: shared data absent"]
+    before = baseline(suffix(window, papers))
     rows: list[tuple[str, int, int, int, int | None]] = []
     counter, budget = IdCounter(), 0
     wall, cpu = time.perf_counter(), time.process_time()
     with MockOpenAIServer(responder=counter.responder) as mock:
         for path in files:
-            paper = parse_file(path)
+            try:
+                paper = parse_file(path)
+            except Exception as err:  # a bench skips what ingestion refuses
+                print(f"skipped {path.name}: {err}", file=sys.stderr)
+                continue
+            if paper_tokens(paper) == 0:
+                print(f"skipped {path.name}: no text", file=sys.stderr)
+                continue
             panel, whole, budget = await review_tokens(mock.base_url, paper, window,
                                                        GroundingEngine())
             rows.append((path.name, paper_tokens(paper), panel, whole, before.get(path.name)))
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    return _table(rows, counter, budget, window, wall, cpu)
+    return _table(rows, counter, budget, window, wall, cpu, papers or "iclr_bench")
 
 
 def _table(rows: list[tuple[str, int, int, int, int | None]], counter: IdCounter, budget: int,
-           window: int, wall: float, cpu: float) -> list[str]:
+           window: int, wall: float, cpu: float, source: str) -> list[str]:
     ratios = [r[2] / r[1] for r in rows]
     paired = [(r[2], r[4]) for r in rows if r[4]]
     change = [after / was - 1 for after, was in paired]
     same = counter.chars / counter.without_ids - 1 if counter.without_ids else 0.0
     judge = [r[3] / r[2] - 1 for r in rows]
-    lines = [f"{len(rows)} iclr_bench papers; model window {window} tokens -> "
+    lines = [f"{len(rows)} papers of {source}; model window {window} tokens -> "
              f"{budget} paper characters (line ids included) per reviewer", "",
              f"input tokens / paper tokens (panel, judge excluded): mean "
              f"{statistics.mean(ratios):.3f}, median {statistics.median(ratios):.3f}, max "
@@ -166,13 +189,16 @@ if __name__ == "__main__":
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--window", type=int, default=32000,
                         help="context window of the reviewers' model (sets their input budget)")
+    parser.add_argument("--papers", default=None,
+                        help="folder under ../shared/data with *.pdf / *.txt (default iclr_bench)")
     args = parser.parse_args()
-    out = asyncio.run(main(args.limit, args.window))
+    out = asyncio.run(main(args.limit, args.window, args.papers))
     text = "\n".join(out)
     print("\n".join(out[:8]))
     limit = f" --limit {args.limit}" if args.limit else ""
-    command = f".venv/bin/python bench/review_tokens.py{limit} --window {args.window}"
-    suffix = "" if args.window == 32000 else f"_w{args.window}"
-    (ROOT / "bench" / "results" / f"review_tokens{suffix}.md").write_text(
+    source = f" --papers {args.papers}" if args.papers else ""
+    command = f".venv/bin/python bench/review_tokens.py{limit} --window {args.window}{source}"
+    name = suffix(args.window, args.papers)
+    (ROOT / "bench" / "results" / f"review_tokens{name}.md").write_text(
         f"# Review panel: input tokens per review vs paper tokens, before/after line ids\n\n"
         f"Command: `{command}`\n\n{text}\n", encoding="utf-8")

@@ -96,3 +96,11 @@ def test_real_paper_views_are_distinct(shared_data: Path) -> None:
     assert all(t and len(t) <= 6000 + 200 for t in texts)
     assert all(v.size <= 6000 + 200 for v in views)
     assert views[0].sections != views[1].sections != views[2].sections
+
+
+def test_abstract_takes_at_most_a_third_of_the_contribution_budget() -> None:
+    paper = build_paper()
+    view = contribution_view(paper, 150)
+    abstract = [r for r in view.lines if (r.page, r.line) in {(1, 3), (1, 4)}]
+    assert not abstract  # its 62-character first line does not fit in a third of 150
+    assert (1, 6) in {(r.page, r.line) for r in view.lines}  # the introduction still does

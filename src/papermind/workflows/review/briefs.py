@@ -92,7 +92,7 @@ def _item_line(message: ReviewMessage, aliases: Aliases, check: MessageCheck | N
     if check is not None and check.evidence:
         evidence = check.evidence[0]
         where = evidence.anchor.label() if evidence.anchor is not None else "lines"
-        status = f"{where}: {_short(status_label(evidence), 140)}"
+        status = f"{where}: {_short(status_label(evidence), 90)}"
     if check is not None and not check.references_resolved:
         status += "; cites a work NOT in the bibliography"
     weight = check.weight if check is not None else message.confidence

@@ -78,9 +78,14 @@ def editor_view(paper: Paper) -> str:
 
 
 def contribution_view(paper: Paper, budget: int) -> View:
-    """Abstract, introduction and conclusion."""
-    picked = _pick(paper, {"abstract", "intro", "conclusion"}, fallback="head")
-    return _lines_of(paper, picked, budget, with_captions=False)
+    """Abstract (at most a third of the budget), introduction and conclusion."""
+    abstract = _lines_of(paper, _pick(paper, {"abstract"}, fallback="none"), budget // 3,
+                         with_captions=False)
+    body = _lines_of(paper, _pick(paper, {"intro", "conclusion"}, fallback="head"),
+                     budget - abstract.size, with_captions=False)
+    lines = sorted({*abstract.lines, *body.lines}, key=lambda r: (r.page, r.line))
+    return View(lines=lines, sections=abstract.sections + body.sections,
+                size=abstract.size + body.size)
 
 
 def methodology_view(paper: Paper, budget: int) -> View:
@@ -107,7 +112,7 @@ def _pick(paper: Paper, wanted: set[str], fallback: str) -> set[str | None]:
     """Section ids of the wanted groups; a positional fallback when there are none."""
     groups = section_groups(paper)
     picked: set[str | None] = {sid for sid, g in groups.items() if g in wanted}
-    if any(p.section_id in picked for p in paper.paragraphs):
+    if fallback == "none" or any(p.section_id in picked for p in paper.paragraphs):
         return picked
     body = [p for p in paper.paragraphs if groups.get(p.section_id or "", "other") == "other"]
     if not body:
