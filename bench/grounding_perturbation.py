@@ -27,7 +27,8 @@ from papermind.grounding.perturb_edits import build_cases
 from papermind.ingest import parse_file
 
 ROOT = Path(__file__).resolve().parents[1]
-PDFS = ROOT.parent / "shared" / "data" / "pdfs"
+PDFS = next((base / "shared" / "data" / "pdfs" for base in (ROOT.parent, ROOT.parents[1])
+             if (base / "shared" / "data" / "pdfs").is_dir()), ROOT.parent / "shared" / "data" / "pdfs")
 OUT = ROOT / "bench" / "results" / "grounding_perturbation.md"
 
 

@@ -124,3 +124,10 @@ def test_code_verdicts_only_lower_support() -> None:
     assert e.support.verdict == "contradicted"
     from papermind.domain import Support
     assert e.with_support(Support(verdict="supported", by="checker:m")).support == e.support
+
+
+def test_labels_are_compared_as_written_but_never_against_values() -> None:
+    from papermind.grounding.numbers import swapped_numbers
+    assert swapped_numbers(["see", "7.2.2", "for"], ["see", "4.2.2", "for"]) == [("7.2.2", "4.2.2")]
+    assert swapped_numbers(["than", "12.3", "a"], ["than", "12.0.3", "a"]) == []  # footnote mark
+    assert swapped_numbers(["x", "84.1", "y"], ["x", "84.7", "y"]) == [("84.1", "84.7")]
