@@ -4,10 +4,11 @@
 
 Runs the real deep-reading graph (real ingestion, condensation, grounding, gateway
 accounting) on real papers from ../shared/data plus examples/example_paper.pdf, with a
-scripted model that answers at realistic lengths: the reader writes 4 method points, 3
-derivation steps, the experiment design and 3 results (about 25-word explanations, each with
-a real sentence of the paper as its quote), the checker one verdict and reason per point,
-the questioner 5 questions. Tokens are counted as the fake model counts them (characters/4,
+scripted model that answers at realistic lengths: the reader sees the paper as numbered
+lines and writes 4 method points, 3 derivation steps, the experiment design and 3 results
+(about 25-word explanations, each citing the line id of a real line of the paper with a
+five-word quote from it), the support judge one verdict and reason per claim, the
+questioner 5 questions. Tokens are counted as the fake model counts them (characters/4,
 the same estimate the condenser uses), prompts included in full. Two windows: a 32k-token
 model (the paper fits) and the bundled local model (run with a 4k window, the paper is
 condensed to ~1.3k tokens). Each with the
@@ -18,8 +19,10 @@ from __future__ import annotations
 
 import asyncio
 import re
+import resource
 import statistics
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -35,51 +38,72 @@ from papermind.llm.testing import fake_gateway  # noqa: E402
 from papermind.services.checkpoints import memory_checkpointer  # noqa: E402
 from papermind.services.runner import run_graph  # noqa: E402
 from papermind.workflows.deep_reading import ReadingContext, build_graph  # noqa: E402
-from papermind.workflows.deep_reading.condense import (  # noqa: E402
-    build_context,
-    estimate_tokens,
-    split_sentences,
-)
+from papermind.workflows.deep_reading.condense import estimate_tokens  # noqa: E402
+from papermind.workflows.deep_reading.parts import paper_parts, render  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data" / "pdfs"
+
+def _shared_data() -> Path:
+    """../shared/data of the repository (or of a worktree's parent folders)."""
+    for folder in ROOT.parents:
+        if (folder / "shared" / "data").is_dir():
+            return folder / "shared" / "data"
+    return ROOT.parent / "shared" / "data"
+
+
+DATA = _shared_data() / "pdfs"
 WINDOWS = {"32k model": (32000 - 2048 - 1200, 4), "local model (4k window)": (4096 - 1024 - 1800, 2)}
 PRICES = {"gpt-4o-mini ($0.15/$0.60 per M)": (0.15, 0.60),
           "gpt-4o ($2.50/$10 per M)": (2.50, 10.0)}
+BEFORE_IN = {("32k model", False): 9117, ("32k model", True): 18645,
+             ("local model (4k window)", False): 2872, ("local model (4k window)", True): 6066}
+"""Median input tokens per reading before line ids (this bench at commit 95f7593: quotes
+copied by the reader, one checker call with credibility and feedback; same papers)."""
 FILLER = ("which the paper motivates by the limitations of earlier approaches and which the "
           "authors then use as the basis for the next part of the argument")
 
 
-def _sentences(messages: list[BaseMessage]) -> list[str]:
+_LINE = re.compile(r"^(\d+) (.*)$")
+
+
+def _lines(messages: list[BaseMessage]) -> list[tuple[str, str]]:
+    """(line id, text) of the prompt's numbered prose lines (6-40 words)."""
     text = "\n".join(str(m.content) for m in messages)
     body = re.search(r"<<<PAPER_BEGIN \w+>>>\n(.*?)\n<<<PAPER_END", text, re.DOTALL)
-    lines = (body.group(1) if body else "").splitlines()
-    return [s for line in lines if not line.startswith(("#", "TITLE", "["))
-            for s in split_sentences(line.replace("[...]", " ")) if 8 <= len(s.split()) <= 40]
+    page, out = 0, []
+    for raw in (body.group(1) if body else "").splitlines():
+        if raw.startswith("[p.") and raw.endswith("]"):
+            page = int(raw[3:-1])
+        elif (m := _LINE.match(raw)) and 6 <= len(m.group(2).split()) <= 40:
+            out.append((f"{page}:{m.group(1)}", m.group(2)))
+    return out
 
 
 def reader(messages: list[BaseMessage]) -> dict[str, Any]:
-    s = _sentences(messages) or ["no sentence found in the paper text at all here"]
+    s = _lines(messages) or [("1:1", "no line found in the paper text at all here")]
     pick = lambda i: s[(i * 7) % len(s)]  # noqa: E731
-    return {"method": [{"point": f"{pick(i)[:120]} {FILLER}", "quotes": [pick(i)]}
-                       for i in range(4)],
-            "derivation": [{"states": f"{pick(10 + i)[:100]}", "follows_from": FILLER[:80],
-                            "symbols": ["x: input", "y: output"], "quotes": [pick(10 + i)]}
+
+    def cite(i: int) -> dict[str, Any]:
+        ident, text = pick(i)
+        return {"lines": [ident], "quote": " ".join(text.split()[:5])}
+    return {"method": [{"point": f"{pick(i)[1][:120]} {FILLER}", **cite(i)} for i in range(4)],
+            "derivation": [{"states": f"{pick(10 + i)[1][:100]}", "follows_from": FILLER[:80],
+                            "symbols": ["x: input", "y: output"], **cite(10 + i)}
                            for i in range(3)],
             "experiments": {"datasets": ["dataset A", "dataset B"], "baselines": ["baseline"],
                             "metrics": ["accuracy"], "ablations": ["without part X"],
-                            "quotes": [pick(20)]},
-            "results": [{"finding": f"{pick(30 + i)[:120]}", "supports": FILLER[:90],
-                         "quotes": [pick(30 + i)]} for i in range(3)]}
+                            **cite(20)},
+            "results": [{"finding": f"{pick(30 + i)[1][:120]}", "supports": FILLER[:90],
+                         **cite(30 + i)} for i in range(3)]}
 
 
 def checker(credibility: str) -> Any:
+    verdict = "not_enough" if credibility == "low" else "supported"
+
     def answer(messages: list[BaseMessage]) -> dict[str, Any]:
         text = "\n".join(str(m.content) for m in messages)
-        ids = re.findall(r"\[([MDER]\d+)\] POINT", text)
-        return {"judgements": [{"id": i, "verdict": "supported",
-                                "reason": "The located evidence states this directly."}
-                               for i in ids], "credibility": credibility,
-                "feedback": "Tighten the derivation steps and quote the method section."}
+        ids = re.findall(r"\[C(\d+)\] CLAIM", text)
+        return {"verdicts": [{"id": f"C{i}", "verdict": verdict,
+                              "reason": "The cited lines state this directly."} for i in ids]}
     return answer
 
 
@@ -97,7 +121,8 @@ async def one_run(paper: Paper, budget: int, points: int, rewrite: bool) -> dict
     gateway = fake_gateway(script)
     papers = type("Papers", (), {"get": lambda self, _id: paper})()
     ctx = ReadingContext(gateway=gateway, grounder=GroundingEngine(), papers=papers,
-                         context_budget=budget, max_points=points, max_rewrites=1)
+                         context_budget=budget, max_points=points,
+                         max_rewrites=1 if rewrite else 0)
     await run_graph(build_graph(), {"paper_id": paper.id}, thread_id="bench",
                     checkpointer=memory_checkpointer(), context=ctx)
     total = gateway.usage.total()
@@ -111,12 +136,12 @@ def papers() -> list[tuple[str, Paper]]:
 
 
 def main() -> None:
+    wall, cpu = time.perf_counter(), time.process_time()
     rows: list[str] = []
     summary: dict[tuple[str, bool], list[float]] = {}
     tokens_used: dict[tuple[str, bool], list[dict[str, int]]] = {}
     for name, paper in papers():
-        full, _ = build_context(paper, 10**9)
-        paper_tokens = estimate_tokens(full)
+        paper_tokens = estimate_tokens(render(paper.title, paper_parts(paper)))
         for window, (budget, points) in WINDOWS.items():
             for rewrite in (False, True):
                 used = asyncio.run(one_run(paper, budget, points, rewrite))
@@ -137,6 +162,13 @@ def main() -> None:
                      f"{statistics.median(ratios):.2f} | {min(ratios):.2f} | {max(ratios):.2f} | "
                      f"{statistics.median(u['in'] for u in used):.0f} | "
                      f"{statistics.median(u['out'] for u in used):.0f} |")
+    lines += ["", "## Input tokens before / after line ids (median per reading)", "",
+              "| window | rewrite | before (95f7593) | after | change |", "|---|---|---|---|---|"]
+    for (window, rewrite), used in tokens_used.items():
+        after = statistics.median(u["in"] for u in used)
+        before = BEFORE_IN[(window, rewrite)]
+        lines.append(f"| {window} | {'yes' if rewrite else 'no'} | {before} | {after:.0f} | "
+                     f"{(after - before) / before:+.1%} |")
     lines += ["", "## What a real run would cost (32k model, median paper)", ""]
     for (window, rewrite), used in tokens_used.items():
         if window != "32k model":
@@ -149,6 +181,10 @@ def main() -> None:
     lines += ["", "Not counted: the JSON schema each structured call sends as a tool definition "
               "(about 600 tokens for the reader, 200 for checker and questioner), i.e. about "
               "+1,000 input tokens per reading without a rewrite, +1,800 with one."]
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    lines += ["", f"Run: {time.perf_counter() - wall:.1f} s wall, {time.process_time() - cpu:.1f} s "
+              f"CPU, max RSS {usage.ru_maxrss / 1024:.0f} MiB (2-core machine shared with other "
+              "work)."]
     text = "\n".join(lines) + "\n"
     print(text)
     out = ROOT / "bench" / "results" / "reading_tokens.md"

@@ -10,8 +10,11 @@ from pathlib import Path
 
 import pytest
 
-SHARED_DATA = Path(os.environ.get("PAPERMIND_SHARED_DATA")  # a worktree away from ../shared
-                   or Path(__file__).resolve().parents[2] / "shared" / "data")
+SHARED_DATA = (Path(os.environ["PAPERMIND_SHARED_DATA"]) if os.environ.get("PAPERMIND_SHARED_DATA")
+               else next((folder / "shared" / "data" for folder in Path(__file__).resolve().parents
+                          if (folder / "shared" / "data").is_dir()),
+                         Path(__file__).resolve().parents[2] / "shared" / "data"))
+"""$PAPERMIND_SHARED_DATA, else ../shared/data of the repository or of a worktree's parents."""
 
 _real_connect = socket.socket.connect
 _real_connect_ex = socket.socket.connect_ex

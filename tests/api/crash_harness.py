@@ -30,7 +30,7 @@ from tests.api.server import free_port
 from tests.workflows.review.paper_text import write_paper
 
 SCHEMA_NODES = {"EditorDraft": "editor", "DevilDraft": "devil_advocate",
-                "MetaDraft": "meta_reviewer"}
+                "SupportJudgement": "support_judge", "MetaDraft": "meta_reviewer"}
 REVIEWER_NODES = {"contribution": "contribution_reviewer", "method": "methodology_reviewer",
                   "experiments": "experiment_reviewer"}
 VOLATILE = {"usage"}

@@ -9,7 +9,7 @@ import httpx
 from papermind.api.app import create_app
 from papermind.config import load_settings
 from papermind.llm.testing import fake_gateway
-from papermind.web.routes import parse_lines
+from papermind.reports import lines_on_page, span_of
 from tests.api.server import serve, wait_for
 from tests.workflows.deep_reading.conftest import (
     PAPER_MD,
@@ -19,10 +19,16 @@ from tests.workflows.deep_reading.conftest import (
 )
 
 
-def test_parse_lines() -> None:
-    assert parse_lines("12-15") == (12, 15)
-    assert parse_lines("7") == (7, 7)
-    assert parse_lines("x") == (0, -1) and parse_lines("9-3") == (0, -1)
+def test_lines_on_page() -> None:
+    assert lines_on_page("12-15", 3, 40) == (12, 15)
+    assert lines_on_page("7", 3, 40) == (7, 7)
+    assert lines_on_page("x", 3, 40) == (0, -1) and lines_on_page("9-3", 3, 40) == (0, -1)
+    # a span across pages: its part on each page, a middle page whole, other pages nothing
+    assert lines_on_page("4:90-6:12", 4, 95) == (90, 95)
+    assert lines_on_page("4:90-6:12", 5, 60) == (1, 60)
+    assert lines_on_page("4:90-6:12", 6, 60) == (1, 12)
+    assert lines_on_page("4:90-6:12", 7, 60) == (0, -1)
+    assert span_of("4:90-5:12", 1) == (4, 90, 5, 12) and span_of("5:1-4:2", 4) is None
 
 
 def test_pages_from_upload_to_report(home: Path) -> None:

@@ -12,6 +12,7 @@ import pytest
 from papermind.llm.testing import FakeGateway, fake_gateway
 from papermind.services import qa
 from tests.cli.conftest import CliRunner
+from tests.workflows.deep_qa.fakes import judge, or_judge
 
 PAPERS = {
     "olid.txt": "OLID: offensive tweets\n\nIntroduction\n\nWe present OLID, a dataset of English tweets for offensive "
@@ -52,7 +53,8 @@ def use(monkeypatch: pytest.MonkeyPatch, script: dict[str, Any]) -> FakeGateway:
 def test_single_pass_answer_with_json_and_reports(cli: CliRunner, library: dict[str, str],
                                                   monkeypatch: pytest.MonkeyPatch,
                                                   tmp_path: Path) -> None:
-    use(monkeypatch, {"distiller": [{"quotes": []}], "answerer": [cite_first_with("14,100")]})
+    use(monkeypatch, {"distiller": [{"quotes": []}], "answerer": [cite_first_with("14,100")],
+                      "checker": [judge()]})
     out = tmp_path / "out"
     result = cli("ask", "How many tweets does the dataset contain?", "--paper",
                  library["olid.txt"][:10], "--json", "--out", out)
@@ -63,15 +65,15 @@ def test_single_pass_answer_with_json_and_reports(cli: CliRunner, library: dict[
     [sentence] = report["sentences"]
     citation = sentence["citations"][0]
     assert citation["verified"] and citation["anchor"]["page"] == 1
-    assert "14,100" in citation["matched_text"]
+    assert "14,100" in citation["text"] and citation["support"]["by"] == "checker:scripted"
     for item in report["evidence"]:
-        assert {"quote", "verified", "anchor"} <= set(item)
-        assert item["verified"] or item["anchor"] is None or item["reasons"]
+        assert {"quote", "found", "verified", "anchor", "support"} <= set(item)
+        assert item["found"] == (item["anchor"] is not None)
     assert report["verification"]["total"] == 1 and report["verification"]["share_verified"] == 1
     assert "done retrieve" in result.err and "done verify_citations" in result.err
     assert sorted(p.name for p in out.iterdir()) == ["report.html", "report.json", "report.md"]
     assert json.loads((out / "report.json").read_text())["status"] == "answered"
-    assert 'class="cite"' in (out / "report.html").read_text()
+    assert 'class="cite verified"' in (out / "report.html").read_text()
 
 
 def test_deep_answer_prints_text(cli: CliRunner, library: dict[str, str],
@@ -79,12 +81,13 @@ def test_deep_answer_prints_text(cli: CliRunner, library: dict[str, str],
     use(monkeypatch, {
         "planner": [{"tasks": [{"id": "t1", "question": "How many tweets are in OLID?"}]},
                     {"related_terms": ["dataset size"]}],
-        "distiller": [{"quotes": []}], "checker": [{"sufficient": True}, {"pairs": []}],
+        "distiller": [{"quotes": []}],
+        "checker": [{"sufficient": True}, or_judge({"pairs": []}), judge()],
         "answerer": [cite_first_with("14,100")]})
     result = cli("ask", "How big is the OLID tweet dataset?", "--deep")
     assert result.code == 0, result.err
     assert "The dataset contains 14,100 tweets." in result.out
-    assert "citations verified 1/1" in result.out
+    assert "citations 1: found 1, supported 1" in result.out
     assert "done plan" in result.err and "done assess_sufficiency" in result.err
 
 
@@ -104,3 +107,29 @@ def test_bad_input_exit_codes(cli: CliRunner, library: dict[str, str],
     assert cli("ask", "   ").code == 2
     missing = cli("ask", "What?", "--paper", "ffffffff")
     assert missing.code == 3 and "no paper" in missing.err
+
+
+def test_off_topic_answer_with_real_quotes_is_not_shown_as_verified(
+        cli: CliRunner, library: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The issue's case: 'population of Tokyo' answered with real quotes from NLP papers."""
+    def tokyo(messages: list[Any]) -> dict[str, Any]:
+        text = "\n".join(str(m.content) for m in messages)
+        ids = re.findall(r"^\[(E\d+)\]", text, re.MULTILINE)[:3]
+        return {"sentences": [{"text": f"Tokyo has a large population ({n}).", "cites": [i]}
+                              for n, i in enumerate(ids, 1)]}
+    def real_quote(messages: list[Any]) -> dict[str, Any]:
+        """Cites the first line of passage 1 by its line id."""
+        text = "\n".join(str(m.content) for m in messages)
+        first = re.search(r"Passage 1:\n\[p\.(\d+)\]\n(?:\.\.\.\n)?(\d+) ", text)
+        return {"quotes": [{"passage": 1, "lines": f"{first.group(1)}:{first.group(2)}"}]
+                if first else []}
+    use(monkeypatch, {"distiller": [real_quote], "answerer": [tokyo],
+                      "checker": [judge("not_enough", "the text does not mention Tokyo")]})
+    result = cli("ask", "What is the population of Tokyo?")
+    assert result.code == 0, result.err
+    out = result.out
+    assert "INSUFFICIENT EVIDENCE" in out and "Evidence found" in out
+    assert re.search(r"citations [1-9]\d*: found [1-9]\d*, supported 0", out), out
+    assert "citations verified" not in out and " verified" not in out
+    assert "[E1]" in out.split("Evidence found", 1)[1]  # the evidence found is listed
+    assert out.count("dropped (its citations do not support it") >= 1

@@ -7,7 +7,8 @@ from pathlib import Path
 from tests.cli.conftest import CliRunner, library_state
 from tests.cli.pdf_factory import paper_pdf
 
-JSON_KEYS = {"found", "verified", "score", "method", "text", "anchor", "quote", "lines", "reasons"}
+JSON_KEYS = {"found", "verified", "status", "support", "score", "method", "text", "anchor",
+             "quote", "lines", "reasons", "notes"}
 
 
 def pdf(tmp_path: Path) -> Path:
@@ -20,10 +21,12 @@ def test_a_file_is_located_without_being_stored(cli: CliRunner, home: Path,
     assert result.code == 0, result.err
     out = result.json()
     assert set(out) >= JSON_KEYS
-    assert (out["found"], out["verified"], out["method"], out["score"]) == (True, True, "exact", 1.0)
+    assert (out["found"], out["verified"], out["method"], out["score"]) == (True, False, "exact", 1.0)
+    assert out["status"] == "found · support unchecked"  # code alone never says 'supported'
+    assert out["support"] == {"verdict": "unchecked", "by": "", "reason": ""}
     anchor = out["anchor"]
     line = anchor["line_start"]
-    assert anchor["page"] == 1 and anchor["line_end"] == line and anchor["page_end"] is None
+    assert anchor["page"] == 1 and anchor["line_end"] == line and anchor["page_end"] == 1
     assert anchor["label"] == f"p. 1, l. {line}"
     [box] = anchor["boxes"]
     assert box["page"] == 1 and box["x0"] < box["x1"] and box["y0"] < box["y1"]
@@ -36,7 +39,8 @@ def test_human_output_names_page_lines_and_score(cli: CliRunner, tmp_path: Path)
     result = cli("locate", pdf(tmp_path), "Libraries keep papers keyed by the hash")
     assert result.code == 0, result.err
     text = " ".join(result.out.split())
-    assert "verified" in text and "score 1.00" in text and "method exact" in text
+    assert "found · support unchecked" in text and "verified" not in text
+    assert "score 1.00" in text and "method exact" in text
     assert "Libraries keep papers keyed by the hash of their bytes [1]." in text
     assert "p. 1, l." in text
 
@@ -59,6 +63,7 @@ def test_an_altered_quote_is_found_but_not_verified(cli: CliRunner, tmp_path: Pa
     assert out["found"] and not out["verified"] and out["method"] == "fuzzy"
     assert out["anchor"] is not None and 0.75 <= out["score"] < 1
     assert any("wording differs" in r for r in out["reasons"])
+    assert out["support"]["verdict"] == "not_enough" and out["support"]["by"] == "code"
 
 
 def test_a_stored_paper_by_id_prefix_and_a_claim(cli: CliRunner, tmp_path: Path) -> None:
@@ -73,7 +78,7 @@ def test_a_stored_paper_by_id_prefix_and_a_claim(cli: CliRunner, tmp_path: Path)
     out = result.json()
     assert out["found"] and not out["verified"] and out["anchor"]["line_start"] == 3
     assert out["paper"]["id"] == paper_id and out["anchor"]["boxes"] == []
-    assert any("91%" in r for r in out["reasons"])
+    assert any("91%" in r for r in out["reasons"]) and "91%" in out["support"]["reason"]
 
 
 def test_an_unknown_paper_is_a_clear_error(cli: CliRunner) -> None:

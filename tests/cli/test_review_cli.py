@@ -29,7 +29,13 @@ def test_review_json_and_out(cli: CliRunner, tmp_path: Path, endpoint: MockOpenA
     data = result.json()
     assert data["kind"] == "review" and data["recommendation"] == "major_revision"
     assert "not a decision" in data["disclaimer"]
-    assert {"independence", "attack_coverage", "traceability"} <= set(data["metrics"])
+    assert {"independence", "attack_coverage", "traceability", "share_supported"} <= set(
+        data["metrics"])
+    assert data["verification"]["share_found"] == 1.0  # every cited line id exists
+    assert data["verification"]["supported"] > 0  # the checker ran on the cited text
+    flagged = [c for c in data["comments"] if c["flags"]]
+    assert flagged and all(c["found"] and not c["verified"] for c in flagged)
+    assert all(f["kind"] == "unresolved_reference" for c in flagged for f in c["flags"])
     assert "done editor" in result.err and "done meta_reviewer" in result.err  # live progress
     saved = json.loads((tmp_path / "out" / "report.json").read_text())
     assert saved["comments"] == data["comments"]

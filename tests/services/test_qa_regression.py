@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from papermind.domain import Anchor
 from papermind.domain.answer import AnswerSentence, Citation, QAReport
-from papermind.domain.evidence import Evidence
+from papermind.domain.evidence import Evidence, Support
 from papermind.errors import InputError
 from papermind.services.regression import (
     PaperName,
@@ -18,15 +19,17 @@ from papermind.services.regression import (
     score,
 )
 from tests.services.test_qa import parts
-from tests.workflows.deep_qa.fakes import OFFENSIVE, Library, make_paper
+from tests.workflows.deep_qa.fakes import OFFENSIVE, Library, judge, make_paper
 
 EVALS = Path(__file__).resolve().parents[2] / "evals" / "qa_questions.jsonl"
 NAMES = [PaperName("aaa111", "qasper_00.txt", "OLID"), PaperName("bbb222", "qasper_03.txt", "")]
 
 
 def report(text: str, cited: list[tuple[str, bool]]) -> QAReport:
-    citations = [Citation(evidence_id="E1", paper_id=p, evidence=Evidence(quote="q", verified=v))
-                 for p, v in cited]
+    citations = [Citation(evidence_id="E1", paper_id=p, evidence=Evidence(
+        quote="q", anchor=Anchor(page=1, line_start=1, line_end=1),
+        support=Support(verdict="supported" if v else "not_enough", by="checker:m")))
+        for p, v in cited]
     return QAReport(kind="cited_qa", question="q", status="answered",
                     sentences=[AnswerSentence(text=text, cites=["E1"], citations=citations,
                                               verified=all(v for _, v in cited))])
@@ -78,7 +81,8 @@ async def test_runner_with_the_scripted_model() -> None:
     qa = parts({"distiller": [{"quotes": []}] * 2,
                 "answerer": [{"sentences": [{"text": "OLID has 14,100 tweets.",
                                              "cites": ["E1"]}]},
-                             {"sentences": [], "insufficient": True}]}, library)
+                             {"sentences": [], "insufficient": True}],
+                "checker": [judge()]}, library)
     questions = [RegressionQuestion(id="size", question="How many tweets does the dataset "
                                     "contain?", facts=["14,100"], sources=["qasper_00"]),
                  RegressionQuestion(id="gpu", question="Which GPU trained the CNN?",

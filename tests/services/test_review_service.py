@@ -40,7 +40,7 @@ async def test_review_writes_reports_and_resumes_without_calls(
         calls = mock.request_count
         again = await review_paper(container, run.report.paper_id, job_id="job-7",
                                    out_dir=tmp_path / "again")
-    assert run.status == "completed" and calls == 6
+    assert run.status == "completed" and calls == 7  # six roles and one support-judge call
     assert mock.request_count == calls  # finished thread: nothing re-run
     assert again.report.comments == run.report.comments
     data = json.loads((tmp_path / "out" / "report.json").read_text())
@@ -49,7 +49,7 @@ async def test_review_writes_reports_and_resumes_without_calls(
     for comment in data["comments"]:
         assert comment["verified"] or comment["message_id"] in unverified_ids
         for evidence in comment["evidence"]:
-            assert {"quote", "verified", "anchor"} <= set(evidence)
+            assert {"quote", "found", "verified", "anchor", "support"} <= set(evidence)
     assert data["usage"]["tokens_in"] > 0 and "meta_reviewer" in data["usage"]["by_node"]
     assert (tmp_path / "out" / "report.html").read_text().count('class="cite') >= 6
     assert "p. " in (tmp_path / "out" / "report.md").read_text()
@@ -61,7 +61,7 @@ async def test_minimal_panel_makes_four_calls(home: Path, tmp_path: Path,
         run = await review_paper(container, write_paper(tmp_path), reviewers="minimal",
                                  out_dir=tmp_path / "out")
     assert run.report.panel == ["editor", "contribution_reviewer", "experiment_reviewer", "meta"]
-    assert mock.request_count == 4
+    assert mock.request_count == 5  # four roles and one support-judge call
 
 
 def test_panel_choice_and_budget() -> None:

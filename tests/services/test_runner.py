@@ -24,7 +24,7 @@ def _graph(counter: dict[str, int]) -> StateGraph:
     async def locate(state: State) -> State:
         counter["locate"] = counter.get("locate", 0) + 1
         anchor = Anchor(page=1, line_start=2, line_end=3)
-        return {"evidence": [Evidence(quote=state["quote"], anchor=anchor, verified=True)],
+        return {"evidence": [Evidence(quote=state["quote"], anchor=anchor)],
                 "calls": ["locate"]}
 
     async def report(state: State) -> State:

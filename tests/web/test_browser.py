@@ -39,13 +39,19 @@ def _box(page: Any, selector: str) -> dict[str, float]:
     return dict(box)
 
 
-def _check_unverified_is_marked(page: Any, verified: Any) -> None:
-    unverified = page.locator(".cite.unverified")
-    assert unverified.count() >= 1
-    assert "UNVERIFIED" in unverified.first.inner_text()
+def _check_labels_are_honest(page: Any, found: Any) -> None:
+    """Every citation says what holds (papermind.reports); an unfound one is visibly marked
+    and opens nothing."""
+    labels = page.locator(".cite .status").all_inner_texts()
+    assert labels and all(t == "verified" or t.startswith(("found \u00b7", "NOT FOUND"))
+                          for t in labels), labels
+    unfound = page.locator(".cite.not_found")
+    if unfound.count() == 0:
+        return
+    assert "NOT FOUND" in unfound.first.inner_text()
     color = "el => getComputedStyle(el).color"
-    assert unverified.first.evaluate(color) != verified.evaluate(color), "visibly marked"
-    unverified.first.click()
+    assert unfound.first.evaluate(color) != found.evaluate(color), "visibly marked"
+    unfound.first.click()
     page.wait_for_timeout(300)
 
 
@@ -68,12 +74,12 @@ def test_upload_read_and_open_a_citation(reading_app: str, browser_page: Any, sh
     shots(page, "2-job")
 
     page.click("#report-link a[href$='/report']")
-    cites = page.locator(".cite[data-page]:not(.unverified)")
+    cites = page.locator(".cite[data-page]")
     assert cites.count() >= 3
     shots(page, "3-report")
     report_url = page.url
-    _check_unverified_is_marked(page, cites.first)
-    assert page.url == report_url, "an unverified citation opens nothing"
+    _check_labels_are_honest(page, cites.first)
+    assert page.url == report_url, "an unfound citation opens nothing"
     cite = cites.nth(1)
     first, last = int(cite.get_attribute("data-line-start")), int(cite.get_attribute("data-line-end"))
     number = int(cite.get_attribute("data-page"))

@@ -1,4 +1,4 @@
-"""/api/papers: upload (size and content checked), list, get, delete, page images."""
+"""/api/papers: upload (size and content checked), list, get, delete, page images, verify."""
 
 from __future__ import annotations
 
@@ -6,11 +6,13 @@ from typing import Any
 
 from fastapi import APIRouter, Query, UploadFile
 from fastapi.responses import Response
+from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from papermind.api.deps import ContainerDep, SettingsDep
 from papermind.errors import IngestError, NotFoundError
 from papermind.ingest.page_image import render_page_png
+from papermind.services.grounding import verify, verify_json
 from papermind.services.uploads import read_limited, safe_name, sniff
 
 router = APIRouter(prefix="/api/papers", tags=["papers"])
@@ -57,3 +59,23 @@ async def page_image(paper_id: str, number: int, container: ContainerDep,
     png = await run_in_threadpool(render_page_png, container.papers.file_path(full_id), number,
                                   scale=scale)
     return Response(png, media_type="image/png", headers={"Cache-Control": "max-age=3600"})
+
+
+class VerifyRequest(BaseModel):
+    """A claim and what it cites: line ids, a quote, or both."""
+
+    claim: str = Field(min_length=1, max_length=4000, description="the claim to check")
+    lines: str = Field(default="", max_length=200,
+                       description="cited line ids, e.g. '3:12-14' or '3:40-4:2'")
+    quote: str = Field(default="", max_length=4000, description="a quote of the paper")
+
+
+@router.post("/{paper_id}/verify", summary="Check a claim against a paper's cited lines "
+             "(code checks: found, and support lowered when numbers, names, negation or "
+             "direction disagree)")
+async def verify_claim(paper_id: str, body: VerifyRequest,
+                       container: ContainerDep) -> dict[str, Any]:
+    paper = container.library.show(paper_id).paper
+    result = await run_in_threadpool(verify, paper, body.claim, lines=body.lines,
+                                     quote=body.quote, grounder=container.grounder)
+    return verify_json(result)

@@ -12,11 +12,12 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from papermind import reports
 from papermind.cli.context import container, state, wants_json
 from papermind.cli.filters import CollectionFilter, TagFilter, selected_papers
 from papermind.domain.answer import QAReport
 from papermind.services.qa import StepListener, answer_question, qa_parts, write_reports
-from papermind.workflows.deep_qa.render import DEMO_LABEL, STATUS_TEXT, cite
+from papermind.workflows.deep_qa.render import DEMO_LABEL, STATUS_TEXT, sentence_status
 from papermind.workflows.deep_qa.report import report_json
 
 
@@ -35,8 +36,8 @@ def ask(
         "--out", help="Folder for report.json, report.md and report.html "
                       "(default: <home>/reports/<job id>).")] = None,
 ) -> None:
-    """Answer a question from your papers; every sentence cites quotes checked against the
-    papers' text (page and line), or the answer says the evidence is insufficient."""
+    """Answer a question from your papers; every sentence cites text found in the papers
+    (page and line) that supports it, or the answer says the evidence is insufficient."""
     cli = state(ctx)
     box = container(ctx)
     job_id = uuid.uuid4().hex
@@ -66,26 +67,38 @@ def _print_answer(console: Console, report: QAReport) -> None:
         console.print(f"[yellow]{DEMO_LABEL}[/]")
     color = "red" if report.status == "insufficient_evidence" else "green"
     console.print(f"[{color}]{STATUS_TEXT[report.status]}[/]", highlight=False)
-    by_id = {e.id: e for e in report.evidence}
     for sentence in report.sentences:
-        mark = "" if sentence.verified else " [red]UNVERIFIED[/]"
+        mark = "" if sentence.verified else f" [red]{escape(sentence_status(sentence))}[/]"
         cites = escape(" ".join(f"[{c}]" for c in sentence.cites))
         console.print(f"{escape(sentence.text)} [dim]{cites}[/]{mark}", highlight=False)
-    cited = [c for s in report.sentences for c in s.citations]
-    if cited:
-        console.print("[bold]Sources[/]")
-    for citation in dict((c.evidence_id, c) for c in cited).values():
-        item = by_id.get(citation.evidence_id)
-        where = item.title or item.paper_id[:12] if item else "?"
-        console.print(f"  [{citation.evidence_id}] {where}, {cite(citation.evidence)}: "
-                      f"\"{citation.evidence.quote[:200]}\"", highlight=False, markup=False)
+    for sentence in report.dropped:
+        console.print(f"[yellow]dropped[/] (its citations do not support it: "
+                      f"{escape(sentence_status(sentence))}): {escape(sentence.text)}",
+                      highlight=False)
+    _print_sources(console, report)
     for contradiction in report.contradictions:
         console.print(f"[yellow]disagreement[/] {contradiction.first} vs "
                       f"{contradiction.second}: {escape(contradiction.note)}", highlight=False)
     v = report.verification
-    console.print(f"citations verified {v.verified}/{v.total}; tokens "
+    console.print(f"citations {v.total}: found {v.found}, supported {v.supported}; tokens "
                   f"{report.usage.get('tokens_in', 0)} in / {report.usage.get('tokens_out', 0)} "
                   "out", highlight=False)
+
+
+def _print_sources(console: Console, report: QAReport) -> None:
+    """The kept sentences' citations; with no answer, every evidence item found."""
+    by_id = {e.id: e for e in report.evidence}
+    cited = {c.evidence_id: c.evidence for s in report.sentences for c in s.citations}
+    if not report.sentences:
+        cited = {e.id: e.evidence for e in report.evidence}
+    if cited:
+        console.print("[bold]Sources[/]" if report.sentences else "[bold]Evidence found[/]")
+    for evidence_id, evidence in cited.items():
+        item = by_id.get(evidence_id)
+        where = (item.title or item.paper_id[:12]) if item else "?"
+        text = evidence.quote or evidence.matched_text
+        console.print(f"  [{evidence_id}] {where}, {reports.text(evidence, details=False)}: "
+                      f"\"{text[:200]}\"", highlight=False, markup=False)
 
 
 def register(app: typer.Typer) -> None:

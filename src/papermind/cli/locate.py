@@ -10,6 +10,7 @@ from rich.markup import escape
 
 from papermind.cli.context import container, state, wants_json
 from papermind.cli.options import JsonFlag
+from papermind.reports import evidence_json, status_label
 from papermind.services.grounding import LocateResult, locate_quote
 
 NOT_FOUND_EXIT = 1
@@ -36,20 +37,11 @@ def locate(
 
 
 def locate_json(result: LocateResult) -> dict[str, Any]:
-    """JSON form: ``anchor`` is null only when the quote was not found."""
-    e = result.evidence
-    anchor = None if e.anchor is None else {
-        "page": e.anchor.page, "line_start": e.anchor.line_start, "line_end": e.anchor.line_end,
-        "page_end": e.anchor.page_end, "label": e.anchor.label(),
-        "boxes": [box.model_dump() for box in e.anchor.boxes],
-    }
-    return {
-        "paper": {"id": result.paper.id, "title": result.paper.title},
-        "quote": e.quote, "found": e.anchor is not None, "verified": e.verified,
-        "score": e.score, "method": e.method, "text": e.matched_text, "anchor": anchor,
-        "lines": [{"page": ln.page, "n": ln.n, "text": ln.text} for ln in result.lines],
-        "reasons": list(e.reasons),
-    }
+    """The evidence item in its one JSON shape (``anchor`` null only when not found), with
+    the paper and the lines it covers."""
+    return {"paper": {"id": result.paper.id, "title": result.paper.title},
+            **evidence_json(result.evidence),
+            "lines": [{"page": ln.page, "n": ln.n, "text": ln.text} for ln in result.lines]}
 
 
 def print_result(console: Console, result: LocateResult) -> None:
@@ -57,13 +49,12 @@ def print_result(console: Console, result: LocateResult) -> None:
     if e.anchor is None:
         console.print(f"[bold red]Not found[/] in {escape(result.paper.title or result.paper.id[:12])}")
     else:
-        verdict = "[green]verified[/]" if e.verified else "[yellow]found, not verified[/]"
-        console.print(f"[bold]{e.anchor.label()}[/]  {verdict}  "
+        console.print(f"[bold]{escape(e.anchor.label())}[/]  {escape(status_label(e))}  "
                       f"(method {e.method}, score {e.score:.2f})")
         for line in result.lines:
             console.print(f"  p. {line.page:>3}, l. {line.n:>3} | {escape(line.text)}")
         console.print(f"Matched text: {escape(e.matched_text)}")
-    for reason in e.reasons:
+    for reason in [*e.reasons, *e.notes]:
         console.print(f"  - {escape(reason)}")
 
 

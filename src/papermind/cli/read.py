@@ -8,14 +8,16 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.status import Status
 
+from papermind import reports
 from papermind.cli.context import container, state, wants_json
 from papermind.cli.options import OutDir, PaperToAdd, ReportJsonFlag
 from papermind.domain.reading import ReadingReport
 from papermind.errors import BudgetExceededError, ProviderError
 from papermind.services.reading import ReadingRun, read_paper
-from papermind.workflows.deep_reading.render import DEMO_LABEL, cite, to_dict
+from papermind.workflows.deep_reading.render import DEMO_LABEL, point_status, to_dict
 from papermind.workflows.ports import ProgressCallback
 
 
@@ -63,14 +65,18 @@ def _print_summary(console: Console, run: ReadingRun) -> None:
     if r.demo_quality:
         console.print(f"[yellow]{DEMO_LABEL}[/]")
     v = r.verification
-    console.print(f"[bold]{r.title or r.paper_id}[/]  credibility [bold]{r.credibility.upper()}"
-                  f"[/], quotes verified {v.verified}/{v.total}, rewrites {r.rewrites}",
-                  highlight=False)
+    console.print(f"[bold]{escape(r.title or r.paper_id)}[/]  credibility "
+                  f"[bold]{r.credibility.upper()}[/], citations found {v.found}/{v.total}, "
+                  f"supported {v.supported}/{v.total}, rewrites {r.rewrites}", highlight=False)
     for p in r.points:
-        mark = "[green]verified[/]" if p.verified else "[red]UNVERIFIED[/]"
-        console.print(f"{p.id} {mark} {p.text}", highlight=False)
+        color = "green" if p.verified else "red" if p.verdict in (
+            "not_found", "contradicted") else "yellow"
+        console.print(f"{p.id} [{color}]{escape(point_status(p))}[/] {escape(p.text)}",
+                      highlight=False)
         for e in p.evidence:
-            console.print(f"    \"{e.quote}\" [dim]({cite(e)})[/]", highlight=False)
+            line = reports.text(e, details=False)
+            quote = f' "{e.quote}"' if e.quote else ""
+            console.print(f"    {escape(line)}{escape(quote)}", highlight=False, style="dim")
     if r.questions:
         console.print("[bold]Questions[/]")
         for n, q in enumerate(r.questions, start=1):

@@ -9,12 +9,13 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from papermind import reports
 from papermind.cli.context import container, state, wants_json
 from papermind.cli.options import OutDir, PaperToAdd, ReportJsonFlag
 from papermind.domain.review import ReviewReport
 from papermind.services.review import Reviewers, ReviewRun, review_paper
 from papermind.workflows.ports import ProgressCallback
-from papermind.workflows.review.render import to_json
+from papermind.workflows.review.render import comment_status, evidence_of, to_json
 
 
 def review(
@@ -28,8 +29,8 @@ def review(
     signoff: Annotated[bool, typer.Option(
         "--signoff", help="Ask for a human sign-off before the run ends.")] = False,
 ) -> None:
-    """Pre-review a paper with a panel of agents; every comment points at page and line or
-    is marked UNVERIFIED.
+    """Pre-review a paper with a panel of agents; every comment cites page and line, with
+    whether code found those lines and whether they support it.
 
     An editor, contribution, methodology and experiment reviewers who each see only their
     sections, a devil's advocate and a meta-reviewer. A pre-review aid, never a decision."""
@@ -83,12 +84,18 @@ def _print_summary(console: Console, run: ReviewRun) -> None:
     for s in r.scores:
         console.print(f"  {s.reviewer} ({s.aspect}): {s.original:g} -> {s.final:g}"
                       f"{'  ' + s.change if s.change else ''}", highlight=False)
+    for flag in r.flags:
+        console.print(f"[red]flag[/] {flag.message}", highlight=False)
     for c in r.comments:
-        mark = f"[green]{c.location}[/]" if c.verified else "[red]UNVERIFIED[/]"
-        console.print(f"{c.message_id} {c.sender} {c.kind}: {c.content} ({mark})", highlight=False)
-    m = r.metrics
+        where = "; ".join(reports.text(evidence_of(r, e), details=False) for e in c.evidence)
+        flags = "".join(f"; flag: {f.message}" for f in c.flags)
+        console.print(f"{c.message_id} {c.sender} {c.kind}: {c.content} ({comment_status(c)}; "
+                      f"{where or 'no lines cited'}{flags})", highlight=False, markup=False)
+    m, v = r.metrics, r.verification
     console.print(f"independence {m.independence:.2f}, attack coverage {m.attack_coverage:.2f}, "
-                  f"traceability {m.traceability:.2f}; tokens {r.usage.get('tokens_in', 0)} in / "
+                  f"traceability (found) {m.traceability:.2f}, supported {m.share_supported:.2f}; "
+                  f"comments found {v.found}/{v.total}, verified {v.supported}/{v.total}; "
+                  f"tokens {r.usage.get('tokens_in', 0)} in / "
                   f"{r.usage.get('tokens_out', 0)} out; job {run.job_id}", highlight=False)
 
 

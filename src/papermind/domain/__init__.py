@@ -2,7 +2,14 @@
 
 from papermind.domain.anchor import Anchor
 from papermind.domain.chunk import Chunk, ChunkKind, SearchHit, SearchMode
-from papermind.domain.evidence import Evidence, MatchMethod, VerificationSummary
+from papermind.domain.evidence import (
+    VERDICT_SEVERITY,
+    Evidence,
+    MatchMethod,
+    Support,
+    SupportVerdict,
+    VerificationSummary,
+)
 from papermind.domain.geometry import Box
 from papermind.domain.paper import (
     Block,
@@ -24,6 +31,7 @@ from papermind.domain.paper import (
 __all__ = [
     "Anchor", "Block", "Box", "Caption", "Chunk", "ChunkKind", "Citation", "Equation",
     "Evidence", "Finding", "Line", "LineRef", "MatchMethod", "Page", "Paper", "Paragraph",
-    "Reference", "SearchHit", "SearchMode", "Section", "SectionKind", "Segment",
+    "Reference", "SearchHit", "SearchMode", "Section", "SectionKind", "Segment", "Support",
+    "SupportVerdict", "VERDICT_SEVERITY",
     "VerificationSummary",
 ]

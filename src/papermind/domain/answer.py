@@ -9,7 +9,7 @@ from pydantic import Field
 from papermind.domain.anchor import Anchor
 from papermind.domain.base import Frozen
 from papermind.domain.chunk import SearchMode
-from papermind.domain.evidence import Evidence, VerificationSummary
+from papermind.domain.evidence import Evidence, SupportVerdict, VerificationSummary
 
 Tool = Literal["library_search", "paper_search", "calculator", "web_search"]
 TaskState = Literal["pending", "done", "empty", "skipped"]
@@ -86,20 +86,24 @@ class Contradiction(Frozen):
 
 
 class Citation(Frozen):
-    """One citation of an answer sentence, checked by grounding."""
+    """One citation of an answer sentence: found by code, its support of the sentence judged."""
 
     evidence_id: str
     paper_id: str = ""
-    evidence: Evidence = Field(description="the cited quote re-grounded against the sentence")
+    evidence: Evidence = Field(description="the cited lines re-checked against the sentence")
 
 
 class AnswerSentence(Frozen):
-    """One sentence of the answer and the evidence it cites."""
+    """One sentence of the answer, the evidence it cites and whether that supports it."""
 
     text: str
     cites: list[str] = Field(default_factory=list, description="evidence ids as the model gave them")
     citations: list[Citation] = Field(default_factory=list, description="filled by verification")
-    verified: bool = Field(default=False, description="cites something and every citation verified")
+    support: SupportVerdict = Field(default="unchecked",
+                                    description="support of THIS sentence by its citations")
+    reason: str = Field(default="", description="why, in code's or the checker's words")
+    verified: bool = Field(default=False,
+                           description="a citation was found AND the sentence is supported")
 
 
 class Step(Frozen):
@@ -120,6 +124,9 @@ class QAReport(Frozen):
     title: str = ""
     status: AnswerStatus
     sentences: list[AnswerSentence] = Field(default_factory=list)
+    dropped: list[AnswerSentence] = Field(
+        default_factory=list, description="sentences the model wrote that their citations do "
+                                          "not support (not part of the answer), with why")
     plan: list[PlanTask] = Field(default_factory=list)
     outcomes: list[TaskOutcome] = Field(default_factory=list)
     strategies: list[Strategy] = Field(default_factory=list)

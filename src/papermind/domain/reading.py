@@ -10,7 +10,8 @@ from papermind.domain.base import Frozen
 from papermind.domain.evidence import Evidence, VerificationSummary
 
 PointKind = Literal["method", "derivation", "experiment", "result"]
-Verdict = Literal["supported", "partial", "unsupported", "not_checked"]
+Verdict = Literal["supported", "contradicted", "not_enough", "unchecked", "not_found"]
+"""A point's support: the evidence verdicts combined; 'not_found' when no citation was found."""
 Credibility = Literal["high", "medium", "low"]
 ChangeKind = Literal["added", "removed", "revised"]
 
@@ -28,16 +29,18 @@ class ReadingPoint(Frozen):
     metrics: list[str] = Field(default_factory=list, description="experiment: metrics reported")
     ablations: list[str] = Field(default_factory=list, description="experiment: ablations run")
     supports: str = Field(default="", description="result: the claim this result supports")
-    evidence: list[Evidence] = Field(default_factory=list, description="grounded quotes")
-    verdict: Verdict = Field(default="not_checked", description="checker's judgement")
+    evidence: list[Evidence] = Field(default_factory=list, description="cited lines, checked")
+    verdict: Verdict = Field(default="unchecked", description="support of the point by its "
+                             "cited text (code checks, then the checker model)")
     verdict_note: str = Field(default="", description="why, in the checker's words or code's")
+    verdict_by: str = Field(default="", description="'code' or 'checker:<model>'")
     verified: bool = Field(
-        default=False, description="a quote was located and the verdict is not 'unsupported'")
+        default=False, description="a citation was found AND the point is supported by it")
 
     @property
-    def grounded(self) -> bool:
-        """At least one quote was located in the paper."""
-        return any(e.verified for e in self.evidence)
+    def found(self) -> bool:
+        """At least one citation was found in the paper."""
+        return any(e.found for e in self.evidence)
 
 
 class Question(Frozen):
@@ -74,7 +77,8 @@ class Revision(Frozen):
     round: int = Field(description="1 for the first rewrite")
     feedback: str = Field(description="the checker feedback shown to the reader")
     credibility_before: Credibility
-    unverified_quotes_before: int = 0
+    unverified_quotes_before: int = Field(default=0, description="citations not found AND "
+                                          "supported before the rewrite")
     changes: list[PointChange] = Field(default_factory=list)
     kept: int = Field(default=0, description="points carried over unchanged")
 
@@ -91,11 +95,12 @@ class CheckRound(Frozen):
 
     round: int = Field(description="0 = first analysis, 1 = after the first rewrite...")
     credibility: Credibility
-    model_credibility: str = Field(default="", description="what the checker model said, raw")
     points: int = 0
-    verified_points: int = 0
-    quotes: int = 0
-    verified_quotes: int = 0
+    found_points: int = Field(default=0, description="points with a citation found")
+    verified_points: int = Field(default=0, description="points found AND supported")
+    quotes: int = Field(default=0, description="citations (line ranges) given")
+    found_quotes: int = Field(default=0, description="citations found in the paper")
+    verified_quotes: int = Field(default=0, description="citations found AND supported")
     notes: list[str] = Field(default_factory=list, description="caps, parse warnings")
 
 

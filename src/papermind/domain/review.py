@@ -8,7 +8,7 @@ from pydantic import Field
 
 from papermind.domain.anchor import Anchor
 from papermind.domain.base import Frozen
-from papermind.domain.evidence import Evidence
+from papermind.domain.evidence import Evidence, SupportVerdict
 from papermind.domain.paper import Finding
 
 ReviewerRole = Literal["contribution_reviewer", "methodology_reviewer", "experiment_reviewer"]
@@ -45,7 +45,8 @@ class ReviewMessage(Frozen):
     content: str = Field(min_length=1, description="what the sender says")
     confidence: float = Field(ge=0.0, le=1.0, description="sender's own confidence")
     references: list[str] = Field(default_factory=list, description="cited works as written")
-    quote: str = Field(default="", description="verbatim excerpt of the paper proposed by the model")
+    cited: str = Field(default="", description="line ids the model cited, e.g. '3:12-14'")
+    quote: str = Field(default="", description="optional short quote the model gave")
     score: float | None = Field(default=None, description="reviewer score (summary messages)")
     reply_to: str | None = Field(default=None, description="message or disagreement answered")
     from_score: float | None = Field(default=None, description="score_change: the frozen score")
@@ -62,14 +63,33 @@ class ReferenceCheck(Frozen):
 
 
 class MessageCheck(Frozen):
-    """What the grounding checker found for one message."""
+    """What the grounding checker found for one message: two verdicts and a separate flag.
+
+    ``found`` (code found the cited lines) and ``support`` (do they support the comment) are
+    never merged with the references: a cited work missing from the bibliography is its own
+    flag (``references_resolved``) that lowers the weight and keeps the comment from being
+    called verified, but never removes its anchor.
+    """
 
     message_id: str
     evidence: list[Evidence] = Field(default_factory=list)
     references: list[ReferenceCheck] = Field(default_factory=list)
-    verified: bool = Field(description="every quote located and every reference resolved")
-    weight: float = Field(description="confidence after down-weighting unverified items")
+    found: bool = Field(default=False, description="evidence given and all of it found")
+    support: SupportVerdict = Field(default="unchecked", description="over all its evidence")
+    references_resolved: bool = Field(
+        default=True, description="every cited work is in the paper's bibliography")
+    weight: float = Field(description="confidence after down-weighting what did not hold")
     notes: list[str] = Field(default_factory=list)
+
+    @property
+    def verified(self) -> bool:
+        """Everything it cites holds: lines found AND supported, and every work resolved."""
+        return self.found and self.support == "supported" and self.references_resolved
+
+    @property
+    def anchor(self) -> Anchor | None:
+        """The first found anchor of its evidence."""
+        return next((e.anchor for e in self.evidence if e.anchor is not None), None)
 
 
 class Disagreement(Frozen):
@@ -122,11 +142,24 @@ class RevisionItem(Frozen):
     priority: int = Field(description="1 = most important")
     action: str
     addresses: list[str] = Field(default_factory=list, description="message ids it answers")
-    locations: list[str] = Field(default_factory=list, description="'p. X, l. Y-Z' of those")
+    evidence: list[dict[str, Any]] = Field(
+        default_factory=list, description="evidence of the messages it answers, in the one "
+        "evidence JSON shape (papermind.reports.evidence_json)")
+
+
+ReportFlagKind = Literal["unresolved_reference", "recommendation_contradicts_scores"]
+
+
+class ReportFlag(Frozen):
+    """Something in the report a reader must weigh: said separately, never merged."""
+
+    kind: ReportFlagKind
+    message: str = Field(description="what was flagged, in words")
+    message_id: str | None = Field(default=None, description="the comment flagged, if any")
 
 
 class ReportComment(Frozen):
-    """A message as shown in the report, with its grounding verdict."""
+    """A message as shown in the report, with its two verdicts and its flags."""
 
     message_id: str
     sender: str
@@ -136,12 +169,17 @@ class ReportComment(Frozen):
     content: str
     confidence: float
     weight: float
-    verified: bool
-    location: str = Field(description="'p. X, l. Y-Z' of the verified quote, else 'UNVERIFIED'")
+    found: bool = Field(description="code found its cited lines (anchor in ``evidence``)")
+    support: SupportVerdict = Field(description="support of the comment by its cited lines")
+    verified: bool = Field(description="found AND supported, and every cited work resolved")
+    cited: str = Field(default="", description="line ids as the model cited them")
     quote: str = ""
     reply_to: str | None = None
-    evidence: list[Evidence] = Field(default_factory=list)
+    evidence: list[dict[str, Any]] = Field(
+        default_factory=list, description="evidence items in the one evidence JSON shape "
+        "(papermind.reports.evidence_json): quote, found, anchor{...}, support{...}")
     references: list[ReferenceCheck] = Field(default_factory=list)
+    flags: list[ReportFlag] = Field(default_factory=list, description="e.g. unresolved_reference")
 
 
 class ReviewMetrics(Frozen):
@@ -159,17 +197,39 @@ class ReviewMetrics(Frozen):
     comments: int = 0
     comments_traceable: int = 0
     traceability: float = Field(
-        default=0.0, description="share of final comments mapping to a message and a verified anchor")
+        default=0.0, description="share of final comments and plan items mapping to a message "
+        "with a found anchor (share found)")
+    comments_supported: int = 0
+    share_supported: float = Field(
+        default=0.0, description="share of final comments and plan items mapping to a message "
+        "whose anchor is found AND supported (verified)")
 
 
 class UnverifiedItem(Frozen):
-    """A quote or reference the grounding checker could not verify."""
+    """Evidence that is not verified (not found, or found but not supported), or a cited
+    work that is not in the bibliography."""
 
-    kind: Literal["quote", "reference"]
-    text: str
+    kind: Literal["evidence", "reference"]
+    text: str = Field(description="the cited line ids / quote, or the cited work")
     message_id: str
     sender: str
     reason: str = ""
+    evidence: dict[str, Any] | None = Field(default=None, description="evidence JSON shape")
+
+
+class ReviewVerification(Frozen):
+    """Comment-level counts of both verdicts, and of the separate reference flag."""
+
+    total: int = 0
+    found: int = 0
+    supported: int = Field(default=0, description="found AND supported (= verified)")
+    contradicted: int = 0
+    not_enough: int = 0
+    unchecked: int = 0
+    share_found: float = 0.0
+    share_supported: float = 0.0
+    references_unresolved: int = Field(default=0, description="comments citing a work that "
+                                       "is not in the bibliography (a separate flag)")
 
 
 class ReviewReport(Frozen):
@@ -194,8 +254,10 @@ class ReviewReport(Frozen):
     score_changes: list[ScoreChange] = Field(default_factory=list)
     revision_plan: list[RevisionItem] = Field(default_factory=list)
     unverified: list[UnverifiedItem] = Field(default_factory=list)
+    flags: list[ReportFlag] = Field(default_factory=list, description="report-level flags, "
+                                    "e.g. a recommendation that contradicts the scores")
     metrics: ReviewMetrics
-    verification: dict[str, Any] = Field(default_factory=dict)
+    verification: ReviewVerification = Field(default_factory=ReviewVerification)
     usage: dict[str, Any] = Field(default_factory=dict)
     history: list[dict[str, Any]] = Field(default_factory=list)
     signoff: dict[str, Any] | None = None

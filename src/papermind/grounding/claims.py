@@ -1,18 +1,27 @@
-"""Claim checks that need no model.
+"""Model-free checks of a claim against the text it cites.
 
-A claim is flagged when a number, percentage, named dataset or metric it states is absent
-from its located evidence and the lines around it, or when it points at a table, figure,
-section, appendix or equation the paper does not have. Each failure is one plain reason.
+Each failed check is one ``Failure``: a plain reason, and whether the cited text says
+otherwise (``contradicts``) or merely does not say what the claim states.
+
+- numbers and percentages the claim states must be in the cited text or the sentences
+  around it (a rounding or a fraction for a percentage is fine); a number swapped for
+  another where the claim restates the text contradicts it;
+- dataset, metric and method names (metric names, CIFAR-10-like and inner-capital words)
+  must be in the cited text or around it; any other capitalised word the claim uses (one
+  opening a sentence too, unless a common opener) must occur somewhere in the paper;
+- negation and comparison direction must agree with the cited text (``polarity``);
+- a table, figure, section, appendix or equation the claim points at must exist.
 """
 
 from __future__ import annotations
 
 import re
-
-from rapidfuzz.distance import Levenshtein
+from dataclasses import dataclass
 
 from papermind.domain import Evidence, Paper
-from papermind.grounding.facts import facts_of, references_in
+from papermind.grounding.facts import PaperFacts, facts_of, references_in
+from papermind.grounding.numbers import number_supported, swapped_numbers
+from papermind.grounding.polarity import polarity_issues
 from papermind.grounding.text import compact, fold, norm_words, numbers_in
 
 METRICS = (
@@ -29,32 +38,44 @@ _STRUCTURE = re.compile(r"\b(?:Tab(?:le|\.)|Fig(?:ure|\.)?|Sections?|Sec\.|Appen
                         r"Equations?|Eqs?\.|Eqn\.?)\s*\(?[A-Z]?\d+(?:[.\-]\d+)*\)?|\u00a7\s*\d+(?:\.\d+)*",
                         re.IGNORECASE)
 _AUTHOR_YEAR = re.compile(r"(?:et al\.?|[A-Z][a-z]+),?\s*\(?(?:19|20)\d{2}[a-z]?\)?")
-_NUMERIC = re.compile(r"-?\d+(?:[.,]\d+)*%?")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[])")
 _NAMED = re.compile(r"(?<![\w.\-])[A-Za-z][\w\-@]*[A-Za-z0-9]")
+_FIRST_WORD = re.compile(r"(?:^|[.!?:]\s)\W*([A-Z][a-z]{3,}(?:-[A-Za-z]+)?)\b")
+_OPENERS = frozenset({  # words that open a sentence whether or not the paper uses them
+    "notably", "overall", "furthermore", "moreover", "additionally", "specifically",
+    "importantly", "similarly", "finally", "thus", "hence", "therefore", "consequently",
+    "interestingly", "unlike", "compared", "together", "here", "both", "each", "such", "this",
+    "these", "that", "those", "there", "their", "they", "while", "when", "where", "although",
+    "however", "instead", "then", "also", "based", "using", "given", "since", "because",
+    "authors", "paper", "study", "work", "results", "experiments"})
+_CAPITALISED = re.compile(r"(?<![.!?:]\s)(?<!^)(?<![\w\-])([A-Z][a-z]{2,}(?:-[A-Za-z]+)?)\b")
 
 
-def check_claim(claim: str, evidence: Evidence, paper: Paper) -> list[str]:
-    """Reasons ``claim`` is not supported by ``evidence`` in ``paper`` (empty: none found)."""
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """One failed check: why, and whether the cited text says otherwise."""
+
+    reason: str
+    contradicts: bool = False
+
+
+def check_claim(claim: str, evidence: Evidence, paper: Paper) -> list[Failure]:
+    """Checks ``claim`` fails against ``evidence`` in ``paper`` (empty: none failed)."""
     facts = facts_of(paper)
-    reasons = [f"{kind} {label} does not exist in the paper"
-               for kind, label in dict.fromkeys(references_in(claim)) if not facts.has(kind, label)]
+    failures = [Failure(f"{kind} {label} does not exist in the paper")
+                for kind, label in dict.fromkeys(references_in(claim)) if not facts.has(kind, label)]
     anchor = evidence.anchor
     if anchor is None:
-        return [*reasons, "the evidence was not found in the paper, so the claim is unsupported"]
+        return [*failures, Failure("the evidence was not found in the paper")]
     around = facts.context(anchor.page, anchor.line_start, anchor.page_end or anchor.page,
                            anchor.line_end)
     context = " ".join([evidence.matched_text, sentence_window(around, evidence.matched_text)])
     stripped = _AUTHOR_YEAR.sub(" ", _STRUCTURE.sub(" ", claim))
-    have = numbers_in(context)
-    reasons += [f"the number {n} is not in the evidence or its context"
-                for n in dict.fromkeys(numbers_in(stripped)) if not _number_supported(n, have)]
-    reasons += _swapped_numbers(stripped, evidence.matched_text, reasons)
-    keys = set(norm_words(context)) | set(re.findall(r"[^\W_]+", fold(context)))
-    flat = compact(context)
-    reasons += [f"'{term}' is not in the evidence or its context"
-                for term in named_terms(stripped) if not _term_supported(term, keys, flat)]
-    return reasons
+    ours, theirs = norm_words(stripped), norm_words(evidence.matched_text)
+    failures += _number_failures(stripped, ours, theirs, numbers_in(context))
+    failures += _name_failures(stripped, context, facts)
+    failures += [Failure(i.reason, i.contradicts) for i in polarity_issues(ours, theirs)]
+    return failures
 
 
 def sentence_window(around: str, evidence: str) -> str:
@@ -86,22 +107,32 @@ def named_terms(text: str) -> list[str]:
     return list(terms)
 
 
-def _swapped_numbers(claim: str, evidence: str, already: list[str]) -> list[str]:
-    """Where the claim restates the evidence word for word but swaps one number for another
-    (the swapped words sit between words both texts share)."""
-    ours, theirs = norm_words(claim), norm_words(evidence)
-    found = []
-    ops = list(Levenshtein.opcodes(ours, theirs))
-    for i, op in enumerate(ops):
-        inside = 0 < i < len(ops) - 1 and ops[i - 1].tag == ops[i + 1].tag == "equal"
-        if not inside or op.tag != "replace" or op.src_end - op.src_start != op.dest_end - op.dest_start:
-            continue
-        for a, b in zip(ours[op.src_start:op.src_end], theirs[op.dest_start:op.dest_end],
-                        strict=True):
-            if (_NUMERIC.fullmatch(a) and _NUMERIC.fullmatch(b) and not _number_supported(a, [b])
-                    and not any(a in r for r in already)):
-                found.append(f"the claim says {a} where the evidence says {b}")
-    return found
+def _number_failures(claim: str, ours: list[str], theirs: list[str],
+                     have: list[str]) -> list[Failure]:
+    swapped = swapped_numbers(ours, theirs)
+    failures = [Failure(f"the claim says {a} where the cited text says {b}", True)
+                for a, b in swapped]
+    said = {a for a, _ in swapped}
+    failures += [Failure(f"the number {n} is not in the cited text or around it")
+                 for n in dict.fromkeys(numbers_in(claim))
+                 if n not in said and not number_supported(n, have)]
+    return failures
+
+
+def _name_failures(claim: str, context: str, facts: PaperFacts) -> list[Failure]:
+    keys = set(norm_words(context)) | set(re.findall(r"[^\W_]+", fold(context)))
+    flat = compact(context)
+    terms = named_terms(claim)
+    failures = [Failure(f"'{term}' is not in the cited text or around it")
+                for term in terms if not _term_supported(term, keys, flat)]
+    known = {fold(t) for t in terms}
+    opening = [w for w in (m.group(1) for m in _FIRST_WORD.finditer(claim))
+               if w.lower() not in _OPENERS]
+    for word in dict.fromkeys([*opening, *(m.group(1) for m in _CAPITALISED.finditer(claim))]):
+        singular = word[:-1] if word.endswith("s") else word
+        if fold(word) not in known and not facts.mentions(word) and not facts.mentions(singular):
+            failures.append(Failure(f"'{word}' does not occur anywhere in the paper"))
+    return failures
 
 
 def _term_supported(term: str, keys: set[str], flat: str) -> bool:
@@ -112,38 +143,3 @@ def _term_supported(term: str, keys: set[str], flat: str) -> bool:
         return (key in keys or key + "s" in keys or plural_of in keys
                 or (len(key) >= 5 and key in flat))
     return "".join(words) in flat
-
-
-def _number_supported(number: str, have: list[str]) -> bool:
-    value, decimals = _value(number)
-    if value is None:
-        return True
-    percent = number.endswith("%")
-    for other in have:
-        v, _ = _value(other)
-        if v is None:
-            continue
-        candidates = [v, v * 100] if percent and not other.endswith("%") else [v]
-        if other.endswith("%") and not percent:
-            candidates.append(v / 100)
-        for c in candidates:
-            if abs(c - value) < 1e-9:
-                return True
-            if _significant(number) >= 2 and abs(round(c, decimals) - value) < 1e-9:
-                return True
-    return False
-
-
-def _value(number: str) -> tuple[float | None, int]:
-    digits = number.rstrip("%").replace(",", ".")
-    try:
-        value = float(digits)
-    except ValueError:
-        return None, 0
-    mantissa = digits.lower().split("e", 1)[0]
-    decimals = len(mantissa.split(".", 1)[1]) if "." in mantissa else 0
-    return value, decimals
-
-
-def _significant(number: str) -> int:
-    return len(number.strip("-%").replace(".", "").replace(",", "").lstrip("0"))

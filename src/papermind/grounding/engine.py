@@ -3,34 +3,51 @@
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from papermind.domain import Evidence, Paper, Reference
+from papermind.domain import Evidence, LineRef, Paper, Reference
+from papermind.grounding.citing import LineCiter
 from papermind.grounding.locator import QuoteLocator
 from papermind.grounding.references import ReferenceCheck, ReferenceResolver
-from papermind.grounding.verdict import ground_quote
+from papermind.grounding.support import check_support
 
 
 class GroundingEngine:
-    """Grounds quotes and cited works for any paper; indexes each paper once (LRU)."""
+    """Cites line ids, grounds quotes and cited works for any paper; indexes each paper
+    once (LRU). Implements ``workflows.ports.Grounder``."""
 
     def __init__(self, *, max_papers: int = 16) -> None:
         self.max_papers = max_papers
-        self._locators: OrderedDict[tuple[int, str], QuoteLocator] = OrderedDict()
+        self._citers: OrderedDict[tuple[int, str], LineCiter] = OrderedDict()
         self._resolvers: OrderedDict[tuple[int, str], ReferenceResolver] = OrderedDict()
+
+    def citer(self, paper: Paper) -> LineCiter:
+        """The (cached) LineCiter of ``paper``."""
+        return _cached(self._citers, paper, lambda p: LineCiter(QuoteLocator(p)),
+                       self.max_papers)
 
     def locator(self, paper: Paper) -> QuoteLocator:
         """The (cached) QuoteLocator of ``paper``."""
-        return _cached(self._locators, paper, QuoteLocator, self.max_papers)
+        return self.citer(paper).locator
 
     def resolver(self, paper: Paper) -> ReferenceResolver:
         """The (cached) ReferenceResolver of ``paper``."""
         return _cached(self._resolvers, paper, ReferenceResolver, self.max_papers)
 
+    def numbered_text(self, paper: Paper, lines: Sequence[LineRef] | None = None) -> str:
+        """The paper's flow lines (or just ``lines``) with line ids, for a prompt."""
+        return self.citer(paper).numbered_text(None if lines is None else list(lines))
+
+    def cite(self, paper: Paper, cited: str, quote: str = "", claim: str = "") -> Evidence:
+        """Evidence for the line ids ``cited``; code support checks when ``claim``."""
+        evidence = self.citer(paper).cite(cited, quote)
+        return check_support(evidence, claim, paper) if claim.strip() else evidence
+
     def ground(self, paper: Paper, quote: str, claim: str | None = None) -> Evidence:
-        """Locate ``quote`` in ``paper``; run claim checks when ``claim`` is given."""
-        return ground_quote(self.locator(paper), quote, claim)
+        """Locate ``quote`` in ``paper``; code support checks when ``claim`` is given."""
+        evidence = self.locator(paper).locate(quote)
+        return check_support(evidence, claim, paper) if claim and claim.strip() else evidence
 
     def resolve_reference(self, paper: Paper, cited: str) -> Reference | None:
         """The paper's own bibliography entry for ``cited``, or None."""
@@ -41,7 +58,7 @@ class GroundingEngine:
         return self.resolver(paper).check(cited)
 
 
-T = TypeVar("T", QuoteLocator, ReferenceResolver)
+T = TypeVar("T", LineCiter, ReferenceResolver)
 
 
 def _cached(cache: OrderedDict[tuple[int, str], T], paper: Paper, build: Callable[[Paper], T],

@@ -11,6 +11,7 @@ import re
 from collections import OrderedDict
 
 from papermind.domain import Line, Paper
+from papermind.grounding.text import compact
 
 _TEXT_PATTERNS: dict[str, re.Pattern[str]] = {
     "table": re.compile(r"\bTab(?:le|\.)\s*([A-Z]?\d+(?:-\d+)?)", re.IGNORECASE),
@@ -41,6 +42,7 @@ class PaperFacts:
         self.labels["equation"].update(e.label for e in paper.equations if e.label)
         for line in self.lines:
             self._scan(line.text)
+        self._compact = compact(" ".join(line.text for line in self.lines))
 
     def _scan(self, text: str) -> None:
         for kind, pattern in _TEXT_PATTERNS.items():
@@ -60,6 +62,11 @@ class PaperFacts:
         if label in labels:
             return True
         return kind in {"section", "appendix"} and any(x.startswith(label + ".") for x in labels)
+
+    def mentions(self, word: str) -> bool:
+        """True when the paper's flow text contains ``word`` (comparison keys, any case)."""
+        key = compact(word)
+        return bool(key) and key in self._compact
 
     def context(self, page: int, line_start: int, page_end: int, line_end: int,
                 radius: int = 3) -> str:

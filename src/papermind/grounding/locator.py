@@ -7,19 +7,20 @@ Three stages, cheapest first, on a paper indexed once (``FlowIndex``):
    hyphenation across line breaks and spacing;
 3. *fuzzy*: word alignment on candidate windows (see ``alignment``), scored in [0, 1].
 
-Verification policy: an exact or normalised match is verified. A fuzzy match is *found*
-when its score reaches ``min_score`` (the anchor and the paper's text are reported so a
-user sees the difference), but verified only when every difference is cosmetic: spelling
+Policy: an exact or normalised match is found as is. A fuzzy match is *found* when its
+score reaches ``min_score`` (the anchor and the paper's text are reported so a user sees
+the difference); unless every difference is cosmetic, code lowers its support to
+``not_enough`` with the differences as the reason. Cosmetic differences are: spelling
 variants ('modelling'/'modeling'), split or joined words, a left-out citation marker, or
 whole lines of a caption / footnote / column break interrupting the text. A changed number,
-word or symbol, an added word or an unmarked omission leaves it unverified. Omissions
+word or symbol, an added word or an unmarked omission is not cosmetic. Omissions
 marked with '...' are fine: each part is located in order, at most MAX_ELLIPSIS_GAP words
 after the one before.
 """
 
 from __future__ import annotations
 
-from papermind.domain import Evidence, MatchMethod, Paper
+from papermind.domain import Evidence, MatchMethod, Paper, Support
 from papermind.grounding.alignment import Match, fuzzy_match
 from papermind.grounding.index import FlowIndex
 from papermind.grounding.text import norm_token, split_ellipsis, strip_quote_marks
@@ -43,7 +44,7 @@ class QuoteLocator:
         self._compact_starts.add(len(self.index.compact))
 
     def locate(self, quote: str) -> Evidence:
-        """Evidence for ``quote``: anchor, paper text, score, method, verified, reasons."""
+        """Evidence for ``quote``: anchor, paper text, score, method, reasons and notes."""
         parts = split_ellipsis(strip_quote_marks(quote))
         if not parts:
             return Evidence(quote=quote, reasons=["empty quote"])
@@ -146,10 +147,13 @@ class QuoteLocator:
         problems = [p for m in matches for p in m.problems]
         notes = [n for m in matches for n in m.notes]
         text = " [...] ".join(self.index.span_text(m.first, m.last) for m in matches)
+        support = Support() if not problems else Support(
+            verdict="not_enough", by="code",
+            reason="the quote differs from the paper's text: " + "; ".join(problems))
         return Evidence(
             quote=quote, anchor=self.index.anchor(first, last), matched_text=text,
-            score=min(m.score for m in matches), method=method,
-            verified=not problems, reasons=problems + notes)
+            score=min(m.score for m in matches), method=method, support=support,
+            reasons=problems, notes=notes)
 
 
 def _certain(first: int, last: int, method: MatchMethod, repeated: bool) -> Match:

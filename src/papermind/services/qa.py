@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 StepListener = Callable[[str, str], None]
 """Called as ``on_step(node, summary)`` after each node of the run."""
 ROLES = {"deep_qa": ("planner", "distiller", "checker", "answerer"),
-         "cited_qa": ("distiller", "answerer")}
+         "cited_qa": ("distiller", "answerer", "checker")}
 MAX_QUESTION_CHARS = 2000
 
 

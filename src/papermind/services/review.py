@@ -117,7 +117,9 @@ def _listener(progress: ProgressCallback | None) -> Any:
 
 
 def _models(gateway: Gateway, panel: list[str]) -> dict[str, str]:
-    return {PANEL_ROLES[m]: gateway.model_for(PANEL_ROLES[m]) for m in panel if m in PANEL_ROLES}
+    """The model of every panel role, and of the checker that judges support."""
+    models = {PANEL_ROLES[m]: gateway.model_for(PANEL_ROLES[m]) for m in panel if m in PANEL_ROLES}
+    return {**models, "checker": gateway.model_for("checker")}
 
 
 def _usage(gateway: Gateway) -> dict[str, Any]:

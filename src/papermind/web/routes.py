@@ -14,6 +14,7 @@ from starlette.concurrency import run_in_threadpool
 
 from papermind.domain.job import JobRequest
 from papermind.errors import NotFoundError, PapermindError
+from papermind.reports import install, lines_on_page, span_label, span_of
 from papermind.services.container import Container
 from papermind.services.job_runners import report_dir
 from papermind.services.jobs import JobService
@@ -21,6 +22,7 @@ from papermind.services.uploads import read_limited, safe_name, sniff
 
 HERE = Path(__file__).parent
 templates = Jinja2Templates(directory=str(HERE / "templates"))
+install(templates.env)  # evidence renders the one way (papermind.reports) in every page
 PAGE_SCALE = 1.5
 
 
@@ -41,18 +43,6 @@ def _back(path: str, error: str) -> RedirectResponse:
 def _page(request: Request, name: str, status: int = 200, **values: Any) -> HTMLResponse:
     values.setdefault("error", request.query_params.get("error"))
     return templates.TemplateResponse(request, name, values, status_code=status)
-
-
-def parse_lines(spec: str | None) -> tuple[int, int]:
-    """'12-15' or '12' -> (12, 15); anything else -> (0, -1), i.e. no highlight."""
-    if not spec:
-        return 0, -1
-    first, _, last = spec.partition("-")
-    try:
-        a, b = int(first), int(last or first)
-    except ValueError:
-        return 0, -1
-    return (a, b) if 0 < a <= b else (0, -1)
 
 
 def mount(app: FastAPI) -> None:
@@ -95,11 +85,15 @@ def mount(app: FastAPI) -> None:
         if not 1 <= number <= len(doc.pages):
             raise NotFoundError(f"page {number} does not exist (the paper has {len(doc.pages)})")
         current = doc.page(number)
-        first, last = parse_lines(lines)
+        first, last = lines_on_page(lines, number, len(current.lines))
+        span = span_of(lines, number) if first else None
         marks = [{"n": ln.n, "x0": ln.box.x0, "y0": ln.box.y0, "x1": ln.box.x1, "y1": ln.box.y1}
                  for ln in current.lines if first <= ln.n <= last and ln.box is not None]
+        others = [] if span is None else [p for p in range(span[0], span[2] + 1)
+                                          if p != number and 1 <= p <= len(doc.pages)]
         return _page(request, "page.html", paper=doc, page=current, first=first, last=last,
-                     highlight=marks, scale=PAGE_SCALE,
+                     highlight=marks, scale=PAGE_SCALE, lines=lines,
+                     cited=span_label(span) if span else "", span_pages=others,
                      image=stored.record.source_type == "pdf")
 
     @app.post("/ui/jobs", include_in_schema=False)

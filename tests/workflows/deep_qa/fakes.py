@@ -98,3 +98,22 @@ OFFENSIVE_LATER = [
     "In our experiments the BiLSTM achieves the best macro F1 on offensive language detection.",
     "The dataset we use contains 14,100 tweets.",
 ]
+
+
+def judge(verdict: str = "supported", reason: str = "the cited text says so") -> Any:
+    """A scripted support judge giving every claim in its prompt ``verdict``."""
+    def answer(messages: Any) -> dict[str, Any]:
+        text = "\n".join(str(m.content) for m in messages)
+        ids = re.findall(r"\[C(\d+)\] CLAIM", text)
+        return {"verdicts": [{"id": f"C{n}", "verdict": verdict, "reason": reason}
+                             for n in ids]}
+    return answer
+
+
+def or_judge(response: Any, verdict: str = "supported") -> Any:
+    """``response``, unless the prompt is the support judge's (then ``judge(verdict)``): for
+    checker queues where an earlier checker call may be skipped."""
+    def answer(messages: Any) -> Any:
+        text = "\n".join(str(m.content) for m in messages)
+        return judge(verdict)(messages) if "[C1] CLAIM" in text else response
+    return answer

@@ -16,7 +16,9 @@ from tests.workflows.deep_qa.fakes import (
     KeywordRetriever,
     Library,
     context,
+    judge,
     make_paper,
+    or_judge,
 )
 
 SUFFICIENT = {"sufficient": True, "missing": "", "next_query": ""}
@@ -50,7 +52,7 @@ async def test_dependent_tasks_run_in_dependency_order() -> None:
     gateway = fake_gateway({
         "planner": [plan, NO_TERMS, NO_TERMS],
         "distiller": [{"quotes": [{"passage": 1, "quote": OFFENSIVE[1]}]}, {"quotes": []}],
-        "checker": [SUFFICIENT, SUFFICIENT, {"pairs": []}],
+        "checker": [SUFFICIENT, SUFFICIENT, or_judge({"pairs": []}), judge()],
         "answerer": [{"sentences": [{"text": "OLID contains 14,100 tweets.", "cites": ["E1"]}]}],
     })
     result = await run(gateway, library, "How big is OLID, and is level A larger than B?")
@@ -114,7 +116,7 @@ async def test_novelty_stop_when_retrieval_brings_nothing_new() -> None:
                                         NO_TERMS],
                             "distiller": [{"quotes": []}] * 3,
                             "checker": [{**INSUFFICIENT, "next_query": "OLID tweets count"},
-                                        {"pairs": []}],
+                                        or_judge({"pairs": []}), judge()],
                             "answerer": [{"sentences": [{"text": "OLID has 14,100 tweets.",
                                                          "cites": ["E1"]}]}]})
     retriever = KeywordRetriever(library)
@@ -159,7 +161,7 @@ async def test_contradiction_is_surfaced_with_both_anchors_and_years() -> None:
         "planner": [one_task(question), NO_TERMS],
         "distiller": [{"quotes": [{"passage": 1, "quote": OFFENSIVE[3]},
                                   {"passage": 2, "quote": OFFENSIVE_LATER[1]}]}],
-        "checker": [SUFFICIENT, lambda messages: _pair_for(messages)],
+        "checker": [SUFFICIENT, lambda messages: _pair_for(messages), judge()],
         "answerer": [{"sentences": [{"text": "The CNN is best on OLID.", "cites": ["E1"]}]}],
     })
     result = await run(gateway, library, question)
@@ -187,23 +189,23 @@ async def test_citation_to_text_not_in_the_paper_is_unverified() -> None:
     gateway = fake_gateway({
         "planner": [one_task("What F1 does the CNN reach?"), NO_TERMS],
         "distiller": [{"quotes": [{"passage": 1, "quote": fabricated}]}],
-        "checker": [SUFFICIENT, {"pairs": []}],
+        "checker": [SUFFICIENT, or_judge({"pairs": []}), judge()],
         "answerer": [{"sentences": [{"text": "The CNN reaches 0.95 F1.", "cites": ["E1"]},
                                     {"text": "It was trained on GPUs.", "cites": ["E99"]}]}],
     })
     result = await run(gateway, library, "What F1 does the CNN reach?")
     e1 = result.state["evidence"][0]
     assert e1.evidence.quote == fabricated and not e1.evidence.verified
-    first, second, *quotes = result.state["sentences"]
+    assert result.state["sentences"] == []
+    first, second = result.state["dropped"]
     assert not first.verified and not first.citations[0].evidence.verified
     assert first.citations[0].evidence.anchor is None
     assert not second.verified and "not in the evidence table" in \
         second.citations[0].evidence.reasons[0]
-    # nothing the model wrote holds up: the best verified quotes follow, marked extractive
-    assert result.state["status"] == "extractive"
-    assert quotes and all(q.verified and q.text.strip("\u201c\u201d") in OFFENSIVE
-                          for q in quotes)
-    assert any("could be verified" in n for n in result.state["notes"])
+    # nothing the model wrote holds up: insufficient evidence, the evidence found kept
+    assert result.state["status"] == "insufficient_evidence"
+    assert any(e.evidence.found for e in result.state["evidence"])
+    assert any("2 answer sentence(s) dropped" in n for n in result.state["notes"])
     answer_prompt = gateway.calls_for(node="answer")[0].text
     assert fabricated not in answer_prompt  # unverified quotes are not offered to the answerer
 
@@ -214,7 +216,7 @@ async def test_resume_from_a_checkpoint_mid_loop() -> None:
     gateway = fake_gateway({
         "planner": [one_task("How many tweets does OLID contain?"), NO_TERMS],
         "distiller": [{"quotes": [{"passage": 1, "quote": OFFENSIVE[1]}]}],
-        "checker": [SUFFICIENT, {"pairs": []}],
+        "checker": [SUFFICIENT, or_judge({"pairs": []}), judge()],
         "answerer": [{"sentences": [{"text": "OLID has 14,100 tweets.", "cites": ["E1"]}]}],
     })
     saver = memory_checkpointer()
@@ -239,7 +241,7 @@ async def test_web_search_disabled_offline_and_year_filter_applied() -> None:
     gateway = fake_gateway({
         "planner": [one_task(question, tool="web_search"), NO_TERMS],
         "distiller": [{"quotes": [{"passage": 1, "quote": OFFENSIVE[0]}]}],
-        "checker": [SUFFICIENT, {"pairs": []}],
+        "checker": [SUFFICIENT, or_judge({"pairs": []}), judge()],
         "answerer": [{"sentences": [{"text": "OLID, a dataset of English tweets.",
                                      "cites": ["E1"]}]}]})
     retriever = KeywordRetriever(library)
@@ -257,7 +259,7 @@ async def test_replan_when_a_task_finds_nothing() -> None:
         "planner": [one_task("zzz qqq?"), NO_TERMS,
                     {"tasks": [{"id": "x", "question": "How many tweets in OLID?"}]}, NO_TERMS],
         "distiller": [{"quotes": [{"passage": 1, "quote": OFFENSIVE[1]}]}],
-        "checker": [SUFFICIENT, {"pairs": []}],
+        "checker": [SUFFICIENT, or_judge({"pairs": []}), judge()],
         "answerer": [{"sentences": [{"text": "OLID has 14,100 tweets.", "cites": ["E1"]}]}]})
     result = await run(gateway, library, "How big is OLID?")
     assert [t.id for t in result.state["plan"]] == ["t1", "t2"]
@@ -310,7 +312,7 @@ async def test_one_paper_search_named_by_the_planner() -> None:
     gateway = fake_gateway({
         "planner": [one_task(question, tool="paper_search", paper_ids=[later.id[:8]]), NO_TERMS],
         "distiller": [{"quotes": [{"passage": 1, "quote": OFFENSIVE_LATER[1]}]}],
-        "checker": [SUFFICIENT, {"pairs": []}],
+        "checker": [SUFFICIENT, or_judge({"pairs": []}), judge()],
         "answerer": [{"sentences": [{"text": "The BiLSTM is best.", "cites": ["E1"]}]}]})
     retriever = KeywordRetriever(library)
     catalog = [CatalogEntry(p.id, p.title, p.year) for p in (olid, later)]

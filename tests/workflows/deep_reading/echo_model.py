@@ -1,4 +1,4 @@
-"""Scripted model answers built from the prompt itself: real sentences become quotes."""
+"""Scripted model answers built from the prompt itself: real numbered lines become citations."""
 
 from __future__ import annotations
 
@@ -7,48 +7,45 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage
 
-from papermind.workflows.deep_reading.condense import split_sentences
+from tests.workflows.deep_reading.numbered import numbered_lines
 
-_FENCE = re.compile(r"<<<PAPER_BEGIN [0-9a-f]+>>>\n(.*?)\n<<<PAPER_END", re.DOTALL)
+MISSING_LINES = "9:99"
 
 
-def paper_sentences(messages: list[BaseMessage]) -> list[str]:
-    """Sentences of the fenced paper text in the prompt (headings and markers left out)."""
-    text = "\n".join(str(m.content) for m in messages)
-    match = _FENCE.search(text)
-    body = match.group(1) if match else ""
-    out: list[str] = []
-    for line in body.splitlines():
-        if line.startswith(("#", "TITLE:", "[")):
-            continue
-        out += [s for s in split_sentences(line.replace("[...]", " ")) if len(s.split()) >= 6]
-    return out
+def paper_lines(messages: list[BaseMessage]) -> list[tuple[str, str]]:
+    """(line id, text) of the prompt's numbered lines that read like prose (6+ words)."""
+    return [(i, t) for i, t in numbered_lines(messages)
+            if len(t.split()) >= 6 and not t.startswith("#")]
 
 
 def echo_reader(fabricate: str | None = None) -> Any:
-    """A reader whose points quote real sentences (plus one made-up quote if asked)."""
+    """A reader whose points restate real lines and cite them (plus one point citing a line
+    that does not exist, with ``fabricate`` as its quote, if asked)."""
     def answer(messages: list[BaseMessage]) -> dict[str, Any]:
-        sentences = paper_sentences(messages) or ["(no text)"]
-        pick = lambda i: sentences[i % len(sentences)]  # noqa: E731
-        method = [{"point": f"Principle: {pick(i)}", "quotes": [pick(i)]} for i in (1, 2)]
+        lines = paper_lines(messages) or [("1:1", "(no text)")]
+        pick = lambda i: lines[i % len(lines)]  # noqa: E731
+        method = [{"point": pick(i)[1], "lines": [pick(i)[0]]} for i in (1, 2)]
         if fabricate:
-            method.append({"point": "A claim with a made-up quote.", "quotes": [fabricate]})
+            method.append({"point": "A claim with a made-up quote.", "lines": [MISSING_LINES],
+                           "quote": fabricate})
         return {"method": method,
-                "derivation": [{"states": pick(3), "follows_from": "the definitions",
-                                "symbols": ["t: epoch"], "quotes": [pick(3)]}],
+                "derivation": [{"states": pick(3)[1], "follows_from": "the definitions",
+                                "symbols": ["t: epoch"], "lines": [pick(3)[0]]}],
                 "experiments": {"datasets": ["D1"], "baselines": ["B1"], "metrics": ["M"],
-                                "ablations": [], "quotes": [pick(4)]},
-                "results": [{"finding": pick(5), "supports": "the main claim",
-                             "quotes": [pick(5)]}]}
+                                "ablations": [], "lines": [pick(4)[0]]},
+                "results": [{"finding": pick(5)[1], "supports": "the main claim",
+                             "lines": [pick(5)[0]]}]}
     return answer
 
 
 def echo_checker(credibility: str) -> Any:
-    """A checker that calls every point it is shown supported."""
+    """A support judge calling every claim supported ('high') or not enough ('low')."""
+    verdict = "not_enough" if credibility == "low" else "supported"
+
     def answer(messages: list[BaseMessage]) -> dict[str, Any]:
-        ids = re.findall(r"\[([MDER]\d+)\] POINT", "\n".join(str(m.content) for m in messages))
-        return {"judgements": [{"id": i, "verdict": "supported", "reason": "evidence says so"}
-                               for i in ids], "credibility": credibility, "feedback": ""}
+        ids = re.findall(r"\[C(\d+)\] CLAIM", "\n".join(str(m.content) for m in messages))
+        return {"verdicts": [{"id": f"C{i}", "verdict": verdict, "reason": "judged"}
+                             for i in ids]}
     return answer
 
 

@@ -1,88 +1,95 @@
-"""Verdicts, credibility and feedback: lenient parsing, grounding caps, what is fed back."""
+"""Point verdicts, credibility and feedback: from support, with code's verdicts kept."""
 
 from __future__ import annotations
 
-import pytest
-
-from papermind.domain import Anchor, Evidence
+from papermind.domain import Anchor, Evidence, Support
 from papermind.domain.reading import ReadingPoint
 from papermind.workflows.deep_reading.checking import (
-    apply_judgements,
     compose_feedback,
-    overall_credibility,
-    parse_credibility,
-    parse_verdict,
+    credibility,
+    support_items,
+    with_verdicts,
 )
-from papermind.workflows.deep_reading.points import clean_quotes, diff_points
-from papermind.workflows.deep_reading.schemas import CheckerOutput
+from papermind.workflows.deep_reading.points import citations, diff_points
+from papermind.workflows.support_judge import SupportItem
 
-FOUND = Evidence(quote="q", anchor=Anchor(page=1, line_start=2, line_end=3), matched_text="q",
-                 verified=True, method="exact", score=1.0)
-MISSING = Evidence(quote="made up", reasons=["quote not found in the paper"])
+FOUND = Evidence(quote="q", cited="1:2-3", anchor=Anchor(page=1, line_start=2, line_end=3),
+                 matched_text="q", method="lines", score=1.0)
+MISSING = Evidence(quote="made up", cited="9:99", reasons=["the paper has no line 9:99"])
+
+
+def _support(verdict: str, by: str = "checker:m", reason: str = "") -> Support:
+    return Support(verdict=verdict, by=by, reason=reason)
 
 
 def _point(pid: str, *evidence: Evidence, text: str = "a point") -> ReadingPoint:
     return ReadingPoint(id=pid, kind="method", text=text, evidence=list(evidence))
 
 
-@pytest.mark.parametrize(("raw", "expected"), [
-    ("high", "high"), ("LOW", "low"), ("Credibility: medium.", "medium"),
-    ("high or low", None), ("", None), ("excellent", None)])
-def test_parse_credibility(raw: str, expected: str | None) -> None:
-    assert parse_credibility(raw) == expected
+def _judged(*pairs: tuple[str, list[Evidence]]) -> list[ReadingPoint]:
+    points = [_point(pid, *evidence) for pid, evidence in pairs]
+    items = [SupportItem(p.text, tuple(p.evidence), key=p.id) for p in points]
+    return with_verdicts(points, items)
 
 
-@pytest.mark.parametrize(("raw", "expected"), [
-    ("supported", "supported"), ("Not supported", "unsupported"), ("partially", "partial"),
-    ("PARTIAL support", "partial"), ("unsupported!", "unsupported"), ("maybe", None)])
-def test_parse_verdict(raw: str, expected: str | None) -> None:
-    assert parse_verdict(raw) == expected
+def test_point_verdicts_combine_evidence_and_verified_needs_found_and_supported() -> None:
+    supported = FOUND.with_support(_support("supported", reason="says it"))
+    thin = FOUND.with_support(_support("not_enough", reason="other topic"))
+    code = FOUND.with_support(_support("contradicted", by="code", reason="95 vs 92"))
+    points = _judged(("M1", [supported]), ("M2", [thin]), ("M3", [MISSING]),
+                     ("M4", [FOUND]), ("M5", [thin, supported]), ("M6", [supported, code]),
+                     ("M7", []))
+    got = [(p.verdict, p.verified, p.verdict_by) for p in points]
+    assert got == [("supported", True, "checker:m"), ("not_enough", False, "checker:m"),
+                   ("not_found", False, "code"), ("unchecked", False, ""),
+                   ("supported", True, "checker:m"), ("contradicted", False, "code"),
+                   ("not_found", False, "code")]
+    assert points[2].verdict_note == "the paper has no line 9:99"
+    assert points[5].verdict_note == "95 vs 92"
 
 
-def test_unlocated_points_are_unsupported_whatever_the_model_says() -> None:
-    output = CheckerOutput.model_validate({"judgements": [
-        {"id": "M1", "verdict": "supported"}, {"id": "[m-2] (method)", "verdict": "supported"},
-        {"id": "M3", "verdict": "??"}]})
-    points, notes = apply_judgements(
-        [_point("M1", MISSING), _point("M2", FOUND), _point("M3", FOUND), _point("M4", FOUND)],
-        output)
-    verdicts = [(p.verdict, p.verified) for p in points]
-    assert verdicts == [("unsupported", False), ("supported", True), ("not_checked", True),
-                        ("not_checked", True)]
-    assert notes == ["M3: checker verdict '??' unreadable"]
+def test_credibility_comes_from_support_not_from_found() -> None:
+    good = _judged(("M1", [FOUND.with_support(_support("supported"))]))[0]
+    thin = _judged(("M2", [FOUND.with_support(_support("not_enough"))]))[0]
+    wrong = _judged(("M3", [FOUND.with_support(_support("contradicted"))]))[0]
+    assert credibility([good, good])[0] == "high"
+    assert credibility([thin, thin])[0] == "low"  # everything found, nothing supported
+    assert credibility([good, thin])[0] == "medium"
+    assert credibility([good, good, good, wrong])[0] == "low"  # a contradiction
+    level, reason = credibility([good, thin, thin])
+    assert level == "low" and reason == "1 of 3 points verified (found and supported)"
+    assert credibility([])[0] == "low"
 
 
-def test_credibility_is_capped_by_grounding() -> None:
-    good, bad = _point("M1", FOUND).model_copy(update={"verified": True}), _point("M2", MISSING)
-    assert overall_credibility("high", [good, good])[0] == "high"
-    level, notes = overall_credibility("high", [good, good, bad])
-    assert level == "medium" and "capped from high to medium" in notes[0]
-    assert overall_credibility("high", [good, bad, bad])[0] == "low"
-    assert overall_credibility("high", [])[0] == "low"
-    level, notes = overall_credibility("no idea", [good])
-    assert level == "medium" and "unreadable: medium assumed" in notes[0]
+def test_feedback_names_each_unverified_point_and_why() -> None:
+    points = _judged(("M1", [MISSING]),
+                     ("M2", [FOUND.with_support(_support("contradicted", by="code",
+                                                         reason="'42%' is not in it"))]),
+                     ("M3", [FOUND.with_support(_support("not_enough", reason="off topic"))]),
+                     ("M4", [FOUND]),
+                     ("M5", [FOUND.with_support(_support("supported"))]))
+    text = compose_feedback(points, "low", "1 of 5 points verified")
+    assert text.startswith("Overall credibility: LOW (1 of 5 points verified).")
+    assert '- M1 cites 9:99 "made up": the paper has no line 9:99 (code)' in text
+    assert "- M2 cites 1:2-3 \"q\": '42%' is not in it (code)" in text
+    assert '- M3 cites 1:2-3 "q": off topic (checker:m)' in text
+    assert "could not be checked:\n- M4" in text and "M5" not in text
 
 
-def test_feedback_lists_missing_and_failed_quotes_and_advice() -> None:
-    failed = FOUND.model_copy(update={"verified": False, "reasons": ["'42%' is not in it"]})
-    points = [_point("M1", MISSING).model_copy(update={"verdict": "unsupported",
-                                                       "verdict_note": "no quote found"}),
-              _point("M2", failed), _point("M3")]
-    text = compose_feedback(points, "low", "Quote the method section.")
-    assert 'Overall credibility: LOW.' in text
-    assert '- M1: "made up"' in text and "- M2: \"q\" ('42%' is not in it)" in text
-    assert "Points without any quote: M3" in text and "- M1: no quote found" in text
-    assert text.endswith("Checker's advice: Quote the method section.")
+def test_support_items_carry_the_points_text_and_evidence() -> None:
+    point = _point("R1", FOUND, MISSING, text="Saves 31%.").model_copy(
+        update={"supports": "efficiency"})
+    (item,) = support_items([point])
+    assert item.key == "R1" and item.claim == "Saves 31%. (supports: efficiency)"
+    assert item.evidence == (FOUND, MISSING) and item.judgeable == (FOUND,)
 
 
-def test_clean_quotes_splits_at_omissions_and_strips_marks() -> None:
-    quotes = ['"First real sentence here." [...] Second real sentence here.', "  ", "tiny",
-              "\u201cFirst real sentence here.\u201d"]
-    assert clean_quotes(quotes, 5) == ["First real sentence here.", "Second real sentence here."]
-    assert clean_quotes(quotes, 1) == ["First real sentence here."]
-    # the context's own labels ("[Equation (1)]") are not part of the paper's text
-    assert clean_quotes(["[Equation (1)] s(q, p) = a x + b", "Table 2: Recall at k"], 5) == [
-        "s(q, p) = a x + b", "Recall at k"]
+def test_citations_from_the_reader_dedupe_and_keep_the_quote_with_the_first() -> None:
+    cites = citations(["[3:12-14]", "3:12-14", "4:2", "5:1"], "\u201cwe fit\u201d", 2)
+    assert [(e.cited, e.quote) for e in cites] == [("3:12-14", "we fit"), ("4:2", "")]
+    assert [(e.cited, e.quote) for e in citations([], "a bare quote only", 2)] == [
+        ("", "a bare quote only")]
+    assert citations(["  "], "tiny", 2) == []
 
 
 def test_diff_points_names_kept_revised_added_removed() -> None:
@@ -96,7 +103,7 @@ def test_diff_points_names_kept_revised_added_removed() -> None:
     assert kept == 1
     assert [(c.change, c.before_id, c.after_id) for c in changes] == [
         ("revised", "M2", "M2"), ("added", None, "M3"), ("removed", "M3", None)]
-    assert changes[0].note == "text and quotes revised"
+    assert changes[0].note == "text and citations revised"
 
 
 def test_weak_model_shapes_still_parse() -> None:
@@ -104,11 +111,12 @@ def test_weak_model_shapes_still_parse() -> None:
 
     draft = ReaderOutput.model_validate({
         "method": "Routes tokens to experts.", "derivation": [{"states": ["a", "b"]}],
-        "experiments": [{"datasets": "GLUE", "quotes": "We evaluate on GLUE."}],
+        "experiments": [{"datasets": "GLUE", "lines": "1:21", "quote": ["We evaluate"]}],
         "results": None, "extra": 1})
     assert draft.method[0].point == "Routes tokens to experts."
     assert draft.derivation[0].states == "a; b"
     assert draft.experiments.datasets == ["GLUE"] and draft.results == []
+    assert draft.experiments.lines == ["1:21"] and draft.experiments.quote == "We evaluate"
     questions = QuestionerOutput.model_validate({"questions": ["Why two experts?"]})
     assert questions.questions[0].question == "Why two experts?"
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -19,36 +20,49 @@ EDITOR = {"summary": "A sparse routing model for long legal documents, evaluated
           "experiment_task": "Do the LexGLUE results support the claims?"}
 
 
-def reviewer(score: float, strength: tuple[str, str], issue: tuple[str, str, list[str]],
+def reviewer(score: float, strength: tuple[str, str, str], issue: tuple[str, str, str, list[str]],
              target: str = "") -> dict[str, Any]:
+    """A reviewer's answer: (content, lines, quote) of a strength and an issue (+ works)."""
     return {"score": score, "summary": "summary", "confidence": 0.8, "comments": [
-        {"kind": "strength", "target": target, "content": strength[0], "quote": strength[1],
-         "confidence": 0.8},
-        {"kind": "issue", "target": target, "content": issue[0], "quote": issue[1],
-         "references": issue[2], "confidence": 0.7}]}
+        {"kind": "strength", "target": target, "content": strength[0], "lines": strength[1],
+         "quote": strength[2], "confidence": 0.8},
+        {"kind": "issue", "target": target, "content": issue[0], "lines": issue[1],
+         "quote": issue[2], "references": issue[3], "confidence": 0.7}]}
+
+
+def checker_answers(verdicts: dict[int, str] | None = None) -> Any:
+    """A scripted checker answering each [Cn] of its prompt ('supported' unless told)."""
+    def answer(messages: Any) -> dict[str, Any]:
+        text = "\n".join(str(m.content) for m in messages)
+        ids = sorted({int(n) for n in re.findall(r"\[C(\d+)\] CLAIM", text)})
+        return {"verdicts": [{"id": f"C{n}", "verdict": (verdicts or {}).get(n, "supported"),
+                              "reason": f"reason {n}"} for n in ids]}
+    return answer
 
 
 CONTRIBUTION = reviewer(
-    7, ("The routing scheme is a clear contribution.",
+    7, ("The routing scheme is a clear contribution.", "1:7-8",
         "Our first contribution is a routing scheme that keeps the clauses that matter"),
-    ("The claim about prior work is not quantified.",
+    ("The claim about prior work is not quantified.", "1:6",
      "Prior sparse transformers lose accuracy on contracts", []), "Section 1")
 METHODOLOGY = reviewer(
-    6, ("The annealed temperature is well motivated.",
+    6, ("The annealed temperature is well motivated.", "1:14-15",
         "a learned routing temperature that is annealed during training"),
-    ("Hyperparameters are not tuned per dataset, hurting reproducibility.",
+    ("Hyperparameters are not tuned per dataset, hurting reproducibility.", "1:18-19",
      "The hyperparameters of the slot router are not tuned per dataset", []), "Eq. 1")
 EXPERIMENT = reviewer(
-    5, ("The gain over Longformer is solid.",
+    5, ("The gain of 2.4 points over Longformer is solid.", "1:24",
         "Zebraformer improves macro-F1 by 2.4 points over Longformer"),
-    ("Only three seeds; variance is not reported, unlike Smith et al. (2031).",
+    ("Only three random seeds are used, so variance is unclear.", "1:21-22",
      "with three random seeds", ["Smith et al., 2031"]), "Table 1")
 DEVIL = {"attacks": [
-    {"kind": "attack", "claim": f"C{n}", "content": f"Counter-hypothesis {n}: the effect may "
-     "come from tuning, not the idea.", "quote": quote, "confidence": 0.6}
-    for n, quote in enumerate(["routing scheme that keeps the clauses",
-                               "routing temperature that is annealed",
-                               "improves macro-F1 by 2.4 points"], 1)]}
+    {"kind": "attack", "claim": f"C{n}", "content": f"Counter-hypothesis on the {topic}: the "
+     "effect may come from tuning, not the idea.", "lines": lines, "quote": quote,
+     "confidence": 0.6}
+    for n, (topic, lines, quote) in enumerate([
+        ("routing", "1:8", "routing scheme that keeps the clauses"),
+        ("gain", "1:24", "improves macro-F1 by 2.4 points"),
+        ("temperature", "1:14", "routing temperature that is annealed")], 1)]}
 META = {"arbitrations": [{"disagreement": "D1.1", "verdict": "claim_stands", "reason": "ok"},
                          {"disagreement": "D1.2", "verdict": "attack_stands", "reason": "tuning"},
                          {"disagreement": "D1.3", "verdict": "unresolved", "reason": "unclear"}],
@@ -58,10 +72,12 @@ META = {"arbitrations": [{"disagreement": "D1.1", "verdict": "claim_stands", "re
 
 
 def script(**changes: Any) -> dict[str, list[Any]]:
+    """One answer per role (claims C1-C3 are the contribution, experiment and methodology
+    strengths, in that order); the checker answers 'supported' to everything."""
     base: dict[str, list[Any]] = {
         "editor": [EDITOR], "contribution_reviewer": [CONTRIBUTION],
         "methodology_reviewer": [METHODOLOGY], "experiment_reviewer": [EXPERIMENT],
-        "devil": [DEVIL], "meta": [META]}
+        "devil": [DEVIL], "meta": [META], "checker": [checker_answers()]}
     base.update(changes)
     return base
 

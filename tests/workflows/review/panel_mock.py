@@ -1,8 +1,10 @@
 """A MockOpenAIServer responder that plays the whole panel plausibly from each prompt.
 
-Reviewers quote sentences of the text they were given, the devil attacks every claim it
-sees with words of its excerpt, the meta-reviewer settles every listed disagreement. Used
-by CLI/service tests and by bench/review_*.py (deterministic: no randomness).
+Reviewers cite lines of the numbered text they were given (its ids, a few of its words as
+the quote), the devil attacks every claim it sees on the first line the claim cited, the
+checker calls a claim supported when it shares three content words with its cited text, the
+meta-reviewer settles every listed disagreement. Used by CLI/service tests and by
+bench/review_*.py (deterministic: no randomness).
 """
 
 from __future__ import annotations
@@ -28,11 +30,19 @@ def _fenced(text: str) -> str:
     return match.group(2) if match else ""
 
 
-def _sentences(text: str) -> list[str]:
-    body = " ".join(line for line in text.splitlines()
-                    if line.strip() and not line.startswith(("## ", "[", "Abstract:", "Title:")))
-    parts = [s.strip() for s in re.split(r"(?<=[.!?])\s+", body)]
-    return [s for s in parts if 8 <= len(s.split()) <= 60]
+def numbered_lines(text: str) -> list[tuple[str, str]]:
+    """(line id, text) of every numbered line in prompt text ('[p.N]' markers, 'n text')."""
+    page, out = 0, []
+    for raw in text.splitlines():
+        line = raw.strip()
+        marker = re.fullmatch(r"\[p\.(\d+)\]", line)
+        if marker:
+            page = int(marker.group(1))
+            continue
+        match = re.match(r"(\d+) (.+)", line)
+        if match and page:
+            out.append((f"{page}:{match.group(1)}", match.group(2)))
+    return out
 
 
 def _quote(sentence: str, words: int = 10) -> str:
@@ -41,24 +51,48 @@ def _quote(sentence: str, words: int = 10) -> str:
 
 def reviewer_reply(system: str, user: str) -> dict[str, Any]:
     role = next((k for k in _SCORES if k in system.lower()), "method")
-    sentences = _sentences(_fenced(user)) or ["no text"]
-    picks = [sentences[0], sentences[len(sentences) // 2], sentences[-1]]
+    lines = [x for x in numbered_lines(_fenced(user)) if len(x[1].split()) >= 6] or [("", "")]
+    picks = [lines[0], lines[len(lines) // 2], lines[-1]]
     comments = [{"kind": "strength", "target": "", "content": f"The {role} part is clear: "
-                 f"{_quote(picks[0], 6)}.", "quote": _quote(picks[0]), "confidence": 0.7},
+                 f"{_quote(picks[0][1], 6)}.", "lines": picks[0][0],
+                 "quote": _quote(picks[0][1], 5), "confidence": 0.7},
                 {"kind": "issue", "target": "", "content": f"The {role} claim needs support: "
-                 f"{_quote(picks[1], 6)}.", "quote": _quote(picks[1]), "confidence": 0.6},
+                 f"{_quote(picks[1][1], 6)}.", "lines": picks[1][0],
+                 "quote": _quote(picks[1][1], 5), "confidence": 0.6},
                 {"kind": "issue", "target": "", "content": f"Unclear {role} detail near: "
-                 f"{_quote(picks[2], 6)}.", "quote": _quote(picks[2]), "confidence": 0.5,
+                 f"{_quote(picks[2][1], 6)}.", "lines": picks[2][0],
+                 "quote": _quote(picks[2][1], 5), "confidence": 0.5,
                  "references": ["Nobody et al., 2031"]}]
     return {"score": _SCORES[role], "summary": f"The {role} is described.", "confidence": 0.7,
             "comments": comments}
 
 
 def devil_reply(user: str) -> dict[str, Any]:
-    claims = re.findall(r"^(C\d+) .*?\n\s+excerpt: \"(.*?)\"$", _fenced(user), re.M)
-    return {"attacks": [{"kind": "attack", "claim": cid, "confidence": 0.6,
-                         "content": "The result could come from tuning rather than the idea.",
-                         "quote": _quote(excerpt, 5)} for cid, excerpt in claims]}
+    attacks = []
+    for block in re.split(r"^(?=C\d+ )", _fenced(user), flags=re.M):
+        claim = re.match(r"(C\d+) ", block)
+        cited = numbered_lines(block)
+        if claim and cited:
+            attacks.append({"kind": "attack", "claim": claim.group(1), "confidence": 0.6,
+                            "content": "The result could come from tuning rather than the idea.",
+                            "lines": cited[0][0], "quote": _quote(cited[0][1], 4)})
+    return {"attacks": attacks}
+
+
+def checker_reply(user: str) -> dict[str, Any]:
+    """'supported' when a claim shares three content words with its cited text."""
+    verdicts = []
+    for number, claim, cited in re.findall(
+            r"\[C(\d+)\] CLAIM: (.*?)\n((?:  CITED .*\n?)*)", _fenced(user)):
+        shared = _words(claim) & _words(cited)
+        verdicts.append({"id": f"C{number}",
+                         "verdict": "supported" if len(shared) >= 3 else "not_enough",
+                         "reason": f"{len(shared)} content words shared"})
+    return {"verdicts": verdicts}
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z]{4,}", text.lower())}
 
 
 def meta_reply(user: str) -> dict[str, Any]:
@@ -84,4 +118,6 @@ def panel_responder(request: dict[str, Any]) -> dict[str, Any] | str:
         return devil_reply(user)
     if title == "MetaDraft":
         return meta_reply(user)
+    if title == "SupportJudgement":
+        return checker_reply(user)
     return "mock reply"

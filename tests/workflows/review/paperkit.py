@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 from typing import Any
 
@@ -126,3 +127,15 @@ def build_paper(*, with_kinds: bool = True, findings: bool = False) -> Paper:
                  abstract=SECTIONS[0][3][0], pages=pages, sections=sections,
                  paragraphs=paragraphs, equations=equations, captions=captions,
                  references=refs, findings=hidden)
+
+
+_MARKER = re.compile(r"^\[p\.\d+\]$")
+_NUMBER = re.compile(r"^\d+ ")
+
+
+def flat(text: str) -> str:
+    """Numbered prompt text without its page markers and line numbers, lines joined by a
+    space: what a phrase check should look at (phrases may wrap across lines)."""
+    lines = [_NUMBER.sub("", line.strip()) for line in text.splitlines()
+             if not _MARKER.match(line.strip())]
+    return " ".join(" ".join(lines).split())

@@ -10,7 +10,7 @@ from papermind.services.checkpoints import memory_checkpointer
 from papermind.workflows.review import build_graph
 from papermind.workflows.review.report import build_report
 from tests.workflows.review.conftest import context, run_review, script
-from tests.workflows.review.paperkit import DISTINCT
+from tests.workflows.review.paperkit import DISTINCT, flat
 
 SEES = {
     "editor": {"abstract"},
@@ -30,8 +30,10 @@ async def test_full_run_produces_report(paper: Paper) -> None:
     assert {s.reviewer: s.original for s in report.scores} == {
         "contribution_reviewer": 7, "methodology_reviewer": 6, "experiment_reviewer": 5}
     assert len(report.comments) == 9  # 3 reviewers x 2 + 3 attacks
-    located = [c for c in report.comments if c.verified]
-    assert located and all(c.location.startswith("p. ") for c in located)
+    assert all(c.found for c in report.comments)  # every cited span exists
+    assert all(e["anchor"]["label"].startswith("p. 1, l. ") for c in report.comments
+               for e in c.evidence)
+    assert report.verification.share_found == 1.0
     assert gateway.model.remaining() == {}
 
 
@@ -41,7 +43,17 @@ async def test_each_role_sees_only_its_sections(paper: Paper) -> None:
     for role, allowed in SEES.items():
         (call,) = gateway.calls_for(role=role)
         for part, phrase in DISTINCT.items():
-            assert (phrase in call.text) == (part in allowed), (role, part)
+            assert (phrase in flat(call.text)) == (part in allowed), (role, part)
+
+
+async def test_reviewers_see_original_line_ids(paper: Paper) -> None:
+    gateway = fake_gateway(script())
+    await run_review(gateway, paper)
+    (call,) = gateway.calls_for(role="contribution_reviewer")
+    # the conclusion runs from p. 1, l. 30 to p. 2, l. 1; the lines between are left out
+    assert "\n30 Zebraformer reads whole contracts" in call.text
+    assert "\n[p.2]\n1 the code." in call.text
+    assert "\n5 1 Introduction\n6 Prior sparse" in call.text and "\n...\n" in call.text
 
 
 async def test_devil_sees_only_claims_and_attacks_each(paper: Paper) -> None:
@@ -50,8 +62,9 @@ async def test_devil_sees_only_claims_and_attacks_each(paper: Paper) -> None:
     (call,) = gateway.calls_for(role="devil")
     strengths = [m for m in result.state["messages"] if m.kind == "strength"]
     assert len(strengths) == 3
-    for claim in strengths:
-        assert claim.content in call.text and claim.quote in call.text
+    for claim in strengths:  # each claim with the numbered lines it cited
+        assert claim.content in call.text and claim.quote in flat(call.text)
+    assert "\n   [p.1]\n   ...\n   7 than ten thousand tokens. Our first" in call.text
     for phrase in ("longer than ten thousand tokens", "six baselines", "softmax(W x / tau)",
                    "not tuned per dataset"):  # paper text and issues the devil must not see
         assert phrase not in call.text
@@ -61,25 +74,26 @@ async def test_devil_sees_only_claims_and_attacks_each(paper: Paper) -> None:
     assert metrics.attack_coverage == 1.0 and metrics.attacks_tied_share == 1.0
 
 
-async def test_invented_reference_is_flagged_and_down_weighted(paper: Paper) -> None:
-    result = await run_review(fake_gateway(script()), paper, unverified_weight=0.5)
-    report = build_report(result.state)
-    refs = [u for u in report.unverified if u.kind == "reference"]
-    assert [u.text for u in refs] == ["Smith et al., 2031"]
-    comment = next(c for c in report.comments if c.message_id == refs[0].message_id)
-    assert not comment.verified and comment.location == "UNVERIFIED"
-    assert comment.weight == comment.confidence * 0.5  # kept, down-weighted, not dropped
-
-
-async def test_fabricated_quote_is_unverified(paper: Paper) -> None:
+async def test_fabricated_quote_without_lines_is_not_found(paper: Paper) -> None:
     fake = dict(script()["methodology_reviewer"][0])
     fake["comments"] = [{"kind": "issue", "content": "The router ignores clause order.",
                          "quote": "the router discards the order of clauses before gating"}]
     result = await run_review(fake_gateway(script(methodology_reviewer=[fake])), paper)
     report = build_report(result.state)
     (comment,) = [c for c in report.comments if c.sender == "methodology_reviewer"]
-    assert not comment.verified and comment.evidence[0].anchor is None
+    assert not comment.found and not comment.verified
+    assert comment.evidence[0]["anchor"] is None and not comment.evidence[0]["found"]
     assert any(u.message_id == comment.message_id for u in report.unverified)
+
+
+async def test_unknown_line_ids_are_not_found_with_the_reason(paper: Paper) -> None:
+    fake = dict(script()["methodology_reviewer"][0])
+    fake["comments"] = [{"kind": "issue", "content": "The router is underspecified.",
+                         "lines": "7:300-302"}]
+    result = await run_review(fake_gateway(script(methodology_reviewer=[fake])), paper)
+    (comment,) = [c for c in build_report(result.state).comments
+                  if c.sender == "methodology_reviewer"]
+    assert not comment.found and "7:300" in " ".join(comment.evidence[0]["reasons"])
 
 
 async def test_duplicate_delivery_keeps_one_copy(paper: Paper) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from papermind.domain import Anchor, Evidence
+from papermind.domain import Anchor, Evidence, Support, SupportVerdict
 from papermind.domain.review import MessageCheck, ReviewMessage, RevisionItem, Target
 from papermind.workflows.review.metrics import compute_metrics
 
@@ -14,10 +14,12 @@ def _m(id_: str, sender: str, kind: str, content: str, *, quote: str = "",
                          target=Target(label=target))
 
 
-def _ok(id_: str) -> MessageCheck:
+def _check(id_: str, verdict: SupportVerdict = "supported") -> MessageCheck:
+    """A found check whose lines got ``verdict``."""
     anchor = Anchor(page=1, line_start=1, line_end=2)
-    return MessageCheck(message_id=id_, verified=True, weight=0.8,
-                        evidence=[Evidence(quote="q", anchor=anchor, verified=True)])
+    evidence = Evidence(quote="q", anchor=anchor, support=Support(verdict=verdict, by="code"))
+    return MessageCheck(message_id=id_, found=True, support=verdict, weight=0.8,
+                        evidence=[evidence])
 
 
 def test_overlapping_issues_lower_independence() -> None:
@@ -41,8 +43,10 @@ def test_coverage_ties_and_traceability() -> None:
     ]
     plan = [RevisionItem(priority=1, action="x", addresses=["s2"]),
             RevisionItem(priority=2, action="y", addresses=["d2"])]
-    metrics = compute_metrics(messages, {"s2": _ok("s2")}, plan)
+    checks = {"s2": _check("s2"), "s1": _check("s1", "contradicted")}
+    metrics = compute_metrics(messages, checks, plan)
     assert (metrics.positive_claims, metrics.claims_attacked, metrics.attack_coverage) == (2, 1, 0.5)
     assert (metrics.attacks, metrics.attacks_tied, metrics.attacks_tied_share) == (2, 1, 0.5)
-    assert (metrics.comments, metrics.comments_traceable) == (6, 2)
-    assert metrics.traceability == round(2 / 6, 4)
+    # found: s1, s2 and the plan item on s2; supported (found AND supported): s2 and its item
+    assert (metrics.comments, metrics.comments_traceable, metrics.comments_supported) == (6, 3, 2)
+    assert metrics.traceability == round(3 / 6, 4) and metrics.share_supported == round(2 / 6, 4)

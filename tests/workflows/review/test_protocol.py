@@ -15,7 +15,13 @@ from papermind.workflows.review.messages import (
     merge_messages,
 )
 from papermind.workflows.review.report import build_report
-from tests.workflows.review.conftest import META, METHODOLOGY, run_review, script
+from tests.workflows.review.conftest import (
+    META,
+    METHODOLOGY,
+    checker_answers,
+    run_review,
+    script,
+)
 
 
 def _meta(**changes: object) -> dict[str, object]:
@@ -90,6 +96,7 @@ async def test_second_round_is_bounded(paper: Paper, max_rounds: int) -> None:
                                   **{"*": []}))
     gateway.model.queue("devil", *[script()["devil"][0]] * max_rounds)
     gateway.model.queue("meta", *[META] * max_rounds)
+    gateway.model.queue("checker", *[checker_answers()] * max_rounds)  # new attacks each round
     result = await run_review(gateway, paper, max_rounds=max_rounds, second_round_threshold=2.0)
     assert result.status == "completed"
     assert len(gateway.calls_for(role="devil")) == max_rounds

@@ -1,12 +1,14 @@
-"""Report rendering: JSON evidence objects, Markdown anchors, HTML citations, findings on top."""
+"""Report rendering: evidence as data in the one JSON shape, the one renderer on every
+surface, 'verified' only for found AND supported, findings on top."""
 
 from __future__ import annotations
 
 import re
 
+from papermind import reports
 from papermind.domain.review import ReviewReport
 from papermind.llm.testing import fake_gateway
-from papermind.workflows.review.render import to_html, to_json, to_markdown
+from papermind.workflows.review.render import evidence_of, to_html, to_json, to_markdown
 from papermind.workflows.review.report import build_report
 from tests.workflows.review.conftest import run_review, script
 from tests.workflows.review.paperkit import build_paper
@@ -18,35 +20,54 @@ async def _report() -> ReviewReport:
                         usage={"tokens_in": 10, "tokens_out": 5, "cost_usd": 0.0})
 
 
-async def test_markdown_has_findings_first_anchors_and_unverified() -> None:
+async def test_markdown_has_findings_first_anchors_and_what_did_not_hold() -> None:
     md = to_markdown(await _report())
     assert md.index("Hidden-text findings") < md.index("## Recommendation")
     assert "pre-review aid" in md and "demo quality: bundled local model" in md
-    assert re.search(r"p\. \d+, l\. \d+(-\d+)?", md)
-    unverified = md.split("## Unverified quotes and references")[1].split("## Metrics")[0]
-    assert "UNVERIFIED reference" in unverified and "Smith et al., 2031" in unverified
+    assert re.search(r"\[p\. \d+, l\. \d+(-\d+)?\]\(/papers/\w+/pages/\d+\?lines=", md)
+    missing = md.split("## Not verified: evidence and references")[1].split("## Metrics")[0]
+    assert "cited work NOT in the bibliography" in missing and "Smith et al., 2031" in missing
+    assert "found · not enough (code:" in missing
+    assert "share supported" in md and "traceability (share found)" in md
     for heading in ("## Who said what", "## Disagreements and how they were settled",
                     "## Prioritised revision plan", "## Metrics", "## Usage and cost"):
         assert heading in md
 
 
-async def test_html_citations_carry_page_and_lines() -> None:
+async def test_every_surface_renders_an_evidence_item_the_one_way() -> None:
     report = await _report()
-    html = to_html(report)
-    verified = re.findall(r'<span class="cite" data-paper="(\w+)" data-page="(\d+)" '
-                          r'data-line-start="(\d+)" data-line-end="(\d+)"', html)
-    assert len(verified) == sum(c.verified for c in report.comments) > 0
-    assert verified[0][0] == report.paper_id
-    assert 'class="cite unverified"' in html
+    md, html = to_markdown(report), to_html(report)
+    for comment in report.comments:
+        for item in comment.evidence:
+            evidence = evidence_of(report, item)
+            assert reports.markdown(evidence, details=False) in md
+            assert str(reports.html(evidence, details=False)) in html
+    cites = re.findall(r'<span class="cite (\w+)" data-paper="(\w+)" data-page="(\d+)"', html)
+    assert len(cites) >= len(report.comments) and cites[0][1] == report.paper_id
+    assert {c[0] for c in cites} >= {"verified", "not_enough"}
     assert "<script" not in html and "Ignore previous instructions" in html  # escaped finding
 
 
-async def test_json_evidence_items_are_objects() -> None:
+async def test_json_stores_evidence_as_data() -> None:
     data = to_json(await _report())
     assert data["kind"] == "review" and data["demo_quality"] is True
     evidence = [e for c in data["comments"] for e in c["evidence"]]
-    assert evidence and all({"quote", "verified", "anchor"} <= set(e) for e in evidence)
-    assert all((e["anchor"] is None) or {"page", "line_start", "line_end"} <= set(e["anchor"])
-               for e in evidence)
-    assert set(data["verification"]) >= {"total", "verified", "share_verified", "unverified"}
+    assert evidence and all({"quote", "found", "anchor", "support"} <= set(e) for e in evidence)
+    assert all({"page", "line_start", "page_end", "line_end", "boxes", "label"} <= set(e["anchor"])
+               for e in evidence if e["found"])
+    assert all(set(e["support"]) == {"verdict", "by", "reason"} for e in evidence)
+    assert "location" not in data["comments"][0]
+    assert all(isinstance(e, dict) for item in data["revision_plan"] for e in item["evidence"])
+    assert set(data["verification"]) >= {"total", "found", "supported", "share_found",
+                                         "share_supported", "references_unresolved"}
     assert data["findings"][0]["kind"] == "hidden_text"
+    assert ReviewReport.model_validate(data) == ReviewReport.model_validate(data)  # round trip
+
+
+async def test_verified_means_found_and_supported() -> None:
+    report = await _report()
+    for comment in report.comments:
+        lines_ok = comment.found and comment.support == "supported"
+        assert comment.verified == (lines_ok and not comment.flags)
+    assert report.verification.supported == sum(
+        c.found and c.support == "supported" for c in report.comments)

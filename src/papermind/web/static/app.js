@@ -6,8 +6,10 @@
     var paper = el.dataset.paper, page = el.dataset.page;
     if (!paper || !page) return null;
     var start = el.dataset.lineStart || "", end = el.dataset.lineEnd || start;
+    // data-lines (papermind.reports): '12-15', or '4:90-5:12' for a span across pages
+    var lines = el.dataset.lines || (start ? start + "-" + end : "");
     return "/papers/" + encodeURIComponent(paper) + "/pages/" + encodeURIComponent(page) +
-      (start ? "?lines=" + encodeURIComponent(start) + "-" + encodeURIComponent(end) : "");
+      (lines ? "?lines=" + encodeURIComponent(lines).replace(/%3A/g, ":") : "");
   }
 
   document.addEventListener("click", function (event) {

@@ -7,18 +7,19 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from papermind.domain.answer import EvidenceItem, QAReport, Strategy
+from papermind import reports
+from papermind.domain.answer import AnswerSentence, EvidenceItem, QAReport, Strategy
 from papermind.domain.evidence import Evidence
 from papermind.workflows.deep_qa.report import report_json
 
 DEMO_LABEL = "demo quality: bundled local model"
 STATUS_TEXT = {"answered": "answered", "extractive": "extractive (model output unusable; "
-               "showing the best verified quotes)",
+               "showing the best supported quotes)",
                "insufficient_evidence": "INSUFFICIENT EVIDENCE: the papers found do not answer "
-                                        "this question"}
-_env = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"),
-                   autoescape=select_autoescape(["html", "j2"]), trim_blocks=True,
-                   lstrip_blocks=True)
+                                        "this question (the evidence found is listed)"}
+_env = reports.install(Environment(
+    loader=FileSystemLoader(Path(__file__).parent / "templates"),
+    autoescape=select_autoescape(["html", "j2"]), trim_blocks=True, lstrip_blocks=True))
 
 
 def to_json(report: QAReport) -> str:
@@ -26,13 +27,18 @@ def to_json(report: QAReport) -> str:
 
 
 def cite(e: Evidence) -> str:
-    """'p. X, l. Y-Z' for a verified quote; 'UNVERIFIED (why)' otherwise."""
-    if e.verified and e.anchor is not None:
-        return e.anchor.label()
-    if e.verified:
-        return "computed"
-    where = f"found at {e.anchor.label()} but " if e.anchor is not None else ""
-    return f"UNVERIFIED ({where}{'; '.join(e.reasons) or 'not located'})"
+    """One citation in one line, through the one renderer ('[p. 3, l. 12-14] verified')."""
+    return reports.text(e, details=False)
+
+
+def sentence_status(s: AnswerSentence) -> str:
+    """'verified' only when a citation was found AND supports the sentence."""
+    if s.verified:
+        return "verified"
+    if not any(c.evidence.found for c in s.citations):
+        return "citations NOT FOUND" if s.citations else "no citation"
+    words = "support unchecked" if s.support == "unchecked" else s.support.replace("_", " ")
+    return f"found · {words}" + (f" ({s.reason})" if s.reason else "")
 
 
 def _source(item: EvidenceItem) -> str:
@@ -72,8 +78,10 @@ def to_markdown(report: QAReport) -> str:
     out += ["## Steps", ""] + [f"{i}. `{s.node}`{f' [{s.task_id}]' if s.task_id else ''}: "
                                f"{s.summary}" for i, s in enumerate(report.history, 1)] + [""]
     v = report.verification
-    out += ["## Verification", "", f"{v.verified}/{v.total} citations verified "
-            f"({v.share_verified:.0%}). Stop: {report.stop_reason or '-'}.", ""]
+    out += ["## Verification", "", f"{v.total} citation(s) in the answer as written: "
+            f"{v.found} found, {v.supported} supported (verified), {v.contradicted} "
+            f"contradicted, {v.not_enough} not enough, {v.unchecked} unchecked. "
+            f"Stop: {report.stop_reason or '-'}.", ""]
     if report.notes:
         out += ["## Notes", ""] + [f"- {n}" for n in report.notes] + [""]
     out += ["## Models and usage", ""] + [f"- {role}: {m}" for role, m in report.models.items()]
@@ -82,16 +90,30 @@ def to_markdown(report: QAReport) -> str:
     return "\n".join(out)
 
 
+def _sentence_md(s: AnswerSentence) -> str:
+    marks = [f"[{c.evidence_id}: {reports.markdown(c.evidence, details=False)}]"
+             for c in s.citations] or [f"[{c}]" for c in s.cites] or ["[no citation]"]
+    flag = "" if s.verified else f" **({sentence_status(s)})**"
+    return f"- {s.text} {' '.join(marks)}{flag}"
+
+
 def _answer_md(report: QAReport) -> list[str]:
     out = ["## Answer", ""]
     if not report.sentences:
-        return out + ["The evidence found is not enough to answer this question.", ""]
-    for s in report.sentences:
-        marks = [f"[{c.evidence_id}: {cite(c.evidence)}]" for c in s.citations] or [
-            f"[{c}]" for c in s.cites] or ["[no citation: UNVERIFIED]"]
-        flag = "" if s.verified else " **(UNVERIFIED)**"
-        out.append(f"- {s.text} {' '.join(marks)}{flag}")
-    return [*out, ""]
+        out += ["The evidence found is not enough to answer this question; what was found "
+                "is listed under Evidence.", ""]
+    else:
+        out += [_sentence_md(s) for s in report.sentences] + [""]
+    if report.dropped:
+        out += ["## Dropped: sentences their citations do not support", ""]
+        out += [_sentence_md(s) for s in report.dropped] + [""]
+    return out
+
+
+def _where(item: EvidenceItem) -> str:
+    if item.kind == "quote":
+        return reports.markdown(item.evidence, details=False)
+    return item.value or "external: not in a stored paper"
 
 
 def _tables_md(report: QAReport) -> list[str]:
@@ -107,8 +129,8 @@ def _tables_md(report: QAReport) -> list[str]:
     out += [f"| {s.task_id} | {s.round} | {s.mode} | {_cell(s.reason + (' ' + s.note if s.note else ''), 160)} "
             f"| {_cell(s.query, 100)} | {_years(s)} |" for s in report.strategies]
     out += ["", "## Evidence", "", "| id | task | source | where | quote |", "|---|---|---|---|---|"]
-    out += [f"| {e.id} | {e.task_id} | {_cell(_source(e), 60)} | {_cell(cite(e.evidence), 90)} "
-            f"| {_cell(e.evidence.quote)} |" for e in report.evidence]
+    out += [f"| {e.id} | {e.task_id} | {_cell(_source(e), 60)} | {_cell(_where(e), 120)} "
+            f"| {_cell(e.evidence.quote or e.evidence.matched_text)} |" for e in report.evidence]
     return [*out, ""]
 
 
@@ -116,6 +138,5 @@ def to_html(report: QAReport) -> str:
     """A self-contained page; each citation is a ``.cite`` element with data attributes."""
     by_id = {e.id: e for e in report.evidence}
     return _env.get_template("answer.html.j2").render(
-        r=report, cite=cite, source=_source, years=_years, by_id=by_id,
-        demo_label=DEMO_LABEL, status_text=STATUS_TEXT[report.status],
-        share=f"{report.verification.share_verified:.0%}")
+        r=report, source=_source, years=_years, by_id=by_id, sentence_status=sentence_status,
+        demo_label=DEMO_LABEL, status_text=STATUS_TEXT[report.status])

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from papermind.domain.answer import EvidenceItem, QAKind, QAReport
+from papermind import reports
+from papermind.domain.answer import AnswerSentence, EvidenceItem, QAKind, QAReport
 from papermind.domain.evidence import Evidence, VerificationSummary
 
 
@@ -13,13 +14,16 @@ def assemble_report(state: Mapping[str, Any], *, kind: QAKind, question: str,
                     paper_ids: list[str], title: str = "", demo_quality: bool = False,
                     models: dict[str, str] | None = None,
                     usage: dict[str, object] | None = None) -> QAReport:
-    """The report of a run; verification counts every citation of the answer."""
+    """The report of a run; verification counts every citation of the answer as the model
+    wrote it (kept and dropped sentences)."""
     sentences = list(state.get("sentences", []))
-    cited = [c.evidence for s in sentences for c in s.citations]
+    dropped = list(state.get("dropped", []))
+    cited = [c.evidence for s in [*sentences, *dropped] for c in s.citations]
     outcomes = state.get("outcomes", {})
     return QAReport(
         kind=kind, question=question, paper_ids=paper_ids, title=title,
         status=state.get("status", "insufficient_evidence"), sentences=sentences,
+        dropped=dropped,
         plan=list(state.get("plan", [])), outcomes=list(outcomes.values()),
         strategies=list(state.get("strategies", [])), evidence=list(state.get("evidence", [])),
         contradictions=list(state.get("contradictions", [])),
@@ -29,28 +33,31 @@ def assemble_report(state: Mapping[str, Any], *, kind: QAKind, question: str,
 
 
 def _evidence(evidence: Evidence) -> dict[str, Any]:
-    return evidence.model_dump(mode="json")
+    return reports.evidence_json(evidence)
 
 
 def _row(item: EvidenceItem) -> dict[str, Any]:
-    """An evidence-table row: the item's source fields with quote/verified/anchor inline."""
+    """An evidence-table row: the item's source fields with the evidence JSON inline."""
     fields = item.model_dump(mode="json", exclude={"evidence"})
     return {**fields, **_evidence(item.evidence)}
 
 
+def _sentence(s: AnswerSentence) -> dict[str, Any]:
+    return {"text": s.text, "cites": s.cites, "support": s.support, "reason": s.reason,
+            "verified": s.verified,
+            "citations": [{"evidence_id": c.evidence_id, "paper_id": c.paper_id,
+                           **_evidence(c.evidence)} for c in s.citations]}
+
+
 def report_json(report: QAReport) -> dict[str, Any]:
-    """JSON with every evidence object carrying ``quote``, ``verified`` and ``anchor``."""
-    data = report.model_dump(mode="json", exclude={"evidence", "sentences", "verification"})
+    """JSON with every evidence object in the one evidence shape (``reports.evidence_json``)."""
+    data = report.model_dump(mode="json", exclude={"evidence", "sentences", "dropped",
+                                                   "verification"})
     data["answer"] = report.text
-    data["sentences"] = [
-        {"text": s.text, "cites": s.cites, "verified": s.verified,
-         "citations": [{"evidence_id": c.evidence_id, "paper_id": c.paper_id,
-                        **_evidence(c.evidence)} for c in s.citations]}
-        for s in report.sentences]
+    data["sentences"] = [_sentence(s) for s in report.sentences]
+    data["dropped"] = [_sentence(s) for s in report.dropped]
     data["evidence"] = [_row(item) for item in report.evidence]
-    summary = report.verification
-    data["verification"] = {"total": summary.total, "verified": summary.verified,
-                            "share_verified": round(summary.share_verified, 4),
-                            "unverified": summary.unverified}
+    cited = [c.evidence for s in [*report.sentences, *report.dropped] for c in s.citations]
+    data["verification"] = reports.summary_json(cited)
     data["source_papers"] = report.source_papers
     return data

@@ -54,10 +54,18 @@ class TermsOut(BaseModel):
 
 
 class QuoteOut(BaseModel):
-    """One quote copied from a numbered passage."""
+    """The lines of one passage that bear on the sub-question (a short quote optional)."""
 
     passage: int = 1
-    quote: str
+    lines: str = Field(default="", description="line ids, e.g. '3:12' or '3:12-14'")
+    quote: str = Field(default="", description="optional: a few words copied from the lines")
+
+    @field_validator("lines", "quote", mode="before")
+    @classmethod
+    def _text(cls, value: Any) -> Any:
+        if isinstance(value, list):
+            return ", ".join(str(v) for v in value)
+        return "" if value is None else value
 
 
 class DistillOut(BaseModel):

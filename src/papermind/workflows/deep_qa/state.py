@@ -44,6 +44,7 @@ class QAOutput(TypedDict, total=False):
     evidence: list[EvidenceItem]
     contradictions: list[Contradiction]
     sentences: list[AnswerSentence]
+    dropped: list[AnswerSentence]
     status: AnswerStatus
     stop_reason: str
     history: Annotated[list[Step], operator.add]

@@ -29,18 +29,17 @@ from papermind.workflows.deep_reading.points import (
     points_from_draft,
 )
 from papermind.workflows.deep_reading.schemas import (
-    CheckerOutput,
     QuestionerOutput,
     ReaderOutput,
     questioner_schema,
 )
 from papermind.workflows.deep_reading.state import ReadingState
+from papermind.workflows.support_judge import judge_support
 
 _PROMPTS = Path(__file__).parent / "prompts"
 READER = PromptTemplate.load(_PROMPTS / "deep_reader.md", {"paper", "max_points"})
 REWRITER = PromptTemplate.load(_PROMPTS / "deep_reader_rewrite.md",
                                {"paper", "previous", "feedback", "max_points"})
-CHECKER = PromptTemplate.load(_PROMPTS / "hallucination_checker.md", {"points", "missing"})
 QUESTIONER = PromptTemplate.load(_PROMPTS / "questioner.md",
                                  {"title", "points", "max_questions"})
 
@@ -60,7 +59,8 @@ async def load_context(state: ReadingState, runtime: Runtime[ReadingContext]) ->
     ctx, started = runtime.context, _now()
     ctx.announce("context_loader")
     paper = ctx.papers.get(state["paper_id"])
-    text, info = build_context(paper, ctx.context_budget, ctx.count_tokens)
+    text, info = build_context(paper, ctx.context_budget, ctx.grounder.numbered_text,
+                               ctx.count_tokens)
     summary = (f"condensed {info.paper_tokens} -> {info.context_tokens} tokens (budget "
                f"{info.budget_tokens}), section by section" if info.condensed
                else f"full paper, {info.paper_tokens} tokens")
@@ -92,16 +92,16 @@ async def read_deeply(state: ReadingState, runtime: Runtime[ReadingContext]) -> 
         warnings.append(f"deep_reader: no valid analysis from the model ({err.message})")
         points = [_reset(p) for p in state.get("points", [])] if rewrite else []
     update: Update = {"points": points, "checked": False, "warnings": warnings}
-    quotes = sum(len(p.evidence) for p in points)
+    cited = sum(len(p.evidence) for p in points)
     if not rewrite:
         update["history"] = _history("deep_reader", started,
-                                     f"first analysis: {len(points)} points, {quotes} quotes")
+                                     f"first analysis: {len(points)} points, {cited} citations")
         return update
     revision = _revision(state, points)
     update.update(rewrites=revision.round, revisions=[revision],
                   history=_history("deep_reader", started,
-                                   f"{revision.summary()}; {len(points)} points, {quotes} "
-                                   "quotes"))
+                                   f"{revision.summary()}; {len(points)} points, {cited} "
+                                   "citations"))
     return update
 
 
@@ -117,53 +117,35 @@ def _revision(state: ReadingState, points: list[ReadingPoint]) -> Revision:
 
 
 def _reset(point: ReadingPoint) -> ReadingPoint:
-    return point.model_copy(update={"verdict": "not_checked", "verdict_note": "",
-                                    "verified": False})
+    return point.model_copy(update={"verdict": "unchecked", "verdict_note": "",
+                                    "verdict_by": "", "verified": False})
 
 
 async def check_hallucinations(state: ReadingState, runtime: Runtime[ReadingContext]) -> Update:
-    """Ground every quote, ask the checker once about located evidence, rate credibility."""
+    """Materialise every citation (code checks), let the checker judge support, rate
+    credibility from support and tell the reader what is not verified."""
     ctx, started = runtime.context, _now()
     ctx.announce("hallucination_checker")
     paper = ctx.papers.get(state["paper_id"])
-    points = checking.ground_points(state.get("points", []), paper, ctx.grounder)
-    to_judge = [p for p in points if checking.located(p)]
-    output, notes = await _judge(ctx, to_judge, len(points))
-    points, verdict_notes = checking.apply_judgements(points, output)
-    raw = output.credibility if output is not None else None
-    credibility, cred_notes = checking.overall_credibility(raw if to_judge else "low", points)
-    notes += verdict_notes + cred_notes
-    feedback = checking.compose_feedback(points, credibility, output.feedback if output else "")
-    quotes = [e for p in points for e in p.evidence]
-    round_ = CheckRound(round=state.get("rewrites", 0), credibility=credibility,
-                        model_credibility=raw or "", points=len(points),
-                        verified_points=sum(p.verified for p in points), quotes=len(quotes),
-                        verified_quotes=sum(e.verified for e in quotes), notes=notes)
-    summary = (f"{round_.verified_points}/{round_.points} points verified, "
-               f"{round_.verified_quotes}/{round_.quotes} quotes located; credibility "
-               f"{credibility}")
-    return {"points": points, "checked": True, "credibility": credibility,
-            "feedback": feedback, "rounds": [round_],
-            "warnings": [f"checker: {n}" for n in notes if "unreadable" in n or "valid" in n],
+    points = checking.cite_points(state.get("points", []), paper, ctx.grounder)
+    judged = await judge_support(ctx.gateway, checking.support_items(points),
+                                 node="hallucination_checker", batch_size=16)
+    points = checking.with_verdicts(points, judged.items)
+    level, reason = checking.credibility(points)
+    cited = [e for p in points for e in p.evidence]
+    round_ = CheckRound(round=state.get("rewrites", 0), credibility=level, points=len(points),
+                        found_points=sum(p.found for p in points),
+                        verified_points=sum(p.verified for p in points), quotes=len(cited),
+                        found_quotes=sum(e.found for e in cited),
+                        verified_quotes=sum(e.verified for e in cited),
+                        notes=[reason, *judged.notes])
+    summary = (f"{round_.verified_points}/{round_.points} points verified (found and "
+               f"supported), {round_.found_quotes}/{round_.quotes} citations found; "
+               f"credibility {level}")
+    return {"points": points, "checked": True, "credibility": level,
+            "feedback": checking.compose_feedback(points, level, reason), "rounds": [round_],
+            "warnings": [f"checker: {n}" for n in judged.notes],
             "history": _history("hallucination_checker", started, summary)}
-
-
-async def _judge(ctx: ReadingContext, to_judge: list[ReadingPoint],
-                 total: int) -> tuple[CheckerOutput | None, list[str]]:
-    """The one checker-model call, about points whose evidence code located."""
-    if not to_judge:
-        return None, ["no quote located in the paper: checker model not asked"]
-    missing = total - len(to_judge)
-    hint = (f"Also, {missing} of {total} points had no quote found in the paper; they are "
-            "already marked unsupported.\n" if missing else "")
-    messages = CHECKER.render(points=fence_untrusted(checking.checker_listing(to_judge),
-                                                     "POINTS"), missing=hint)
-    try:
-        output = await ctx.gateway.structured("checker", messages, CheckerOutput,
-                                              node="hallucination_checker")
-    except StructuredOutputError as err:
-        return None, [f"checker gave no valid judgement ({err.message})"]
-    return output, []
 
 
 def route_after_check(state: ReadingState) -> Literal["deep_reader", "questioner"]:
@@ -174,7 +156,7 @@ def route_after_check(state: ReadingState) -> Literal["deep_reader", "questioner
 
 
 async def ask_questions(state: ReadingState, runtime: Runtime[ReadingContext]) -> Update:
-    """Deep follow-up questions built on verified points only."""
+    """Deep follow-up questions built on verified (found AND supported) points only."""
     ctx, started = runtime.context, _now()
     ctx.announce("questioner")
     verified = [p for p in state.get("points", []) if p.verified]

@@ -7,34 +7,33 @@ from difflib import SequenceMatcher
 
 from papermind.domain import Evidence
 from papermind.domain.reading import PointChange, ReadingPoint
-from papermind.workflows.deep_reading.condense import GAP
+from papermind.reports import status_label
 from papermind.workflows.deep_reading.schemas import ReaderOutput
 
 _QUOTE_MARKS = "\"'\u201c\u201d\u2018\u2019` "
-_LABEL = re.compile(r"^\[?(Equation|Eq\.|Table|Figure|Fig\.)\s*\(?\d*\)?\]?:?\s+", re.IGNORECASE)
 
 
 def points_from_draft(draft: ReaderOutput, *, max_points: int,
                       max_quotes: int) -> tuple[list[ReadingPoint], list[str]]:
-    """Numbered points (M, D, E, R) with unverified evidence, and notes on what was cut."""
+    """Numbered points (M, D, E, R) with unchecked citations, and notes on what was cut."""
     notes: list[str] = []
     points: list[ReadingPoint] = []
 
-    def add(prefix: str, kind: str, text: str, quotes: list[str], **extra: object) -> None:
+    def add(prefix: str, kind: str, text: str, lines: list[str], quote: str,
+            **extra: object) -> None:
         if not text.strip():
             return
         number = sum(p.id.startswith(prefix) for p in points) + 1
         if kind != "experiment" and number > max_points:
             notes.append(f"reader gave more than {max_points} {kind} points; extra ones dropped")
             return
-        evidence = [Evidence(quote=q) for q in clean_quotes(quotes, max_quotes)]
-        points.append(ReadingPoint(id=f"{prefix}{number}", kind=kind,
-                                   text=text.strip(), evidence=evidence, **extra))
+        points.append(ReadingPoint(id=f"{prefix}{number}", kind=kind, text=text.strip(),
+                                   evidence=citations(lines, quote, max_quotes), **extra))
 
     for m in draft.method:
-        add("M", "method", m.point, m.quotes)
+        add("M", "method", m.point, m.lines, m.quote)
     for d in draft.derivation:
-        add("D", "derivation", d.states, d.quotes, follows_from=d.follows_from.strip(),
+        add("D", "derivation", d.states, d.lines, d.quote, follows_from=d.follows_from.strip(),
             symbols=[s.strip() for s in d.symbols if s.strip()])
     setup = draft.experiments
     lists = {"datasets": setup.datasets, "baselines": setup.baselines,
@@ -42,21 +41,22 @@ def points_from_draft(draft: ReaderOutput, *, max_points: int,
     lists = {k: [v.strip() for v in vs if v.strip()] for k, vs in lists.items()}
     if any(lists.values()):
         summary = "; ".join(f"{k}: {', '.join(v)}" for k, v in lists.items() if v)
-        add("E", "experiment", summary, setup.quotes, **lists)
+        add("E", "experiment", summary, setup.lines, setup.quote, **lists)
     for r in draft.results:
-        add("R", "result", r.finding, r.quotes, supports=r.supports.strip())
+        add("R", "result", r.finding, r.lines, r.quote, supports=r.supports.strip())
     return points, sorted(set(notes))
 
 
-def clean_quotes(quotes: list[str], limit: int) -> list[str]:
-    """Quotes stripped of quote marks, split at omission marks, deduplicated, at most ``limit``."""
-    out: list[str] = []
-    for quote in quotes:
-        for piece in quote.split(GAP):
-            piece = _LABEL.sub("", piece.strip().strip(_QUOTE_MARKS).strip())
-            if len(piece) >= 8 and piece not in out:
-                out.append(piece)
-    return out[:limit]
+def citations(lines: list[str], quote: str, limit: int) -> list[Evidence]:
+    """Up to ``limit`` cited line ranges (deduplicated); the quote goes with the first.
+
+    A point with a quote but no line ids keeps the quote alone (grounded as a bare quote)."""
+    cited = list(dict.fromkeys(c.strip().strip("[]()").strip() for c in lines if c.strip()))
+    quote = quote.strip().strip(_QUOTE_MARKS).strip()
+    if not cited:
+        return [Evidence(quote=quote)] if len(quote) >= 8 else []
+    return [Evidence(cited=c, quote=quote if n == 0 else "")
+            for n, c in enumerate(cited[:limit])]
 
 
 _ID = re.compile(r"(?<![A-Za-z])([MDER])\s*-?\s*(\d+)", re.IGNORECASE)
@@ -69,17 +69,17 @@ def point_id(raw: str) -> str:
 
 
 def describe_points(points: list[ReadingPoint], *, status: bool) -> str:
-    """Compact listing for prompts; with ``status`` each point and quote shows its check."""
+    """Compact listing for prompts; with ``status`` each point and citation shows its check."""
     lines: list[str] = []
     for point in points:
         head = f"{point.id} ({point.kind})"
         if status:
-            head += " [verified]" if point.verified else f" [UNVERIFIED: {point.verdict}]"
+            head += " [verified]" if point.verified else f" [NOT VERIFIED: {point.verdict}]"
         lines.append(f"{head}: {point_text(point)}")
         for e in point.evidence:
-            mark = "" if not status else (" [found]" if e.verified else " [NOT FOUND]"
-                                          if e.anchor is None else " [found, does not back it]")
-            lines.append(f'  quote{mark}: "{e.quote}"')
+            quote = f' "{e.quote}"' if e.quote else ""
+            mark = f" [{status_label(e)}]" if status else ""
+            lines.append(f"  lines {e.cited or '-'}{quote}{mark}")
     return "\n".join(lines) if lines else "(no points)"
 
 
@@ -113,11 +113,12 @@ def diff_points(before: list[ReadingPoint],
             continue
         unmatched.remove(old)
         same_text = _norm(old.text) == _norm(new.text)
-        same_quotes = [e.quote for e in old.evidence] == [e.quote for e in new.evidence]
+        same_quotes = [(e.cited, e.quote) for e in old.evidence] == [
+            (e.cited, e.quote) for e in new.evidence]
         if same_text and same_quotes:
             kept += 1
             continue
-        note = "quotes replaced" if same_text else ("text and quotes revised" if not same_quotes
+        note = "citations replaced" if same_text else ("text and citations revised" if not same_quotes
                                                     else "text revised")
         changes.append(PointChange(change="revised", kind=new.kind, before=old.text,
                                    after=new.text, before_id=old.id, after_id=new.id, note=note))

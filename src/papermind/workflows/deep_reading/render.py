@@ -8,21 +8,24 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from papermind.domain import Evidence
+from papermind import reports
 from papermind.domain.reading import ReadingPoint, ReadingReport
 
 DEMO_LABEL = "demo quality: bundled local model"
 SECTIONS = (("method", "Method principle"), ("derivation", "Math derivation, step by step"),
             ("experiment", "Experiment design"), ("result", "Results and what they support"))
-_env = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"),
-                   autoescape=select_autoescape(["html", "j2"]), trim_blocks=True,
-                   lstrip_blocks=True)
+_env = reports.install(Environment(
+    loader=FileSystemLoader(Path(__file__).parent / "templates"),
+    autoescape=select_autoescape(["html", "j2"]), trim_blocks=True, lstrip_blocks=True))
 
 
 def to_dict(report: ReadingReport) -> dict[str, Any]:
-    """JSON-ready dict: the report plus the verification share."""
+    """JSON-ready dict; every evidence item in the one evidence JSON shape."""
     data = report.model_dump(mode="json")
-    data["verification"]["share_verified"] = round(report.verification.share_verified, 4)
+    for point, dumped in zip(report.points, data["points"], strict=True):
+        dumped["evidence"] = [reports.evidence_json(e) for e in point.evidence]
+        dumped["status"] = point_status(point)
+    data["verification"] = reports.summary_json(report.evidence())
     return data
 
 
@@ -30,37 +33,40 @@ def to_json(report: ReadingReport) -> str:
     return json.dumps(to_dict(report), ensure_ascii=False, indent=2)
 
 
-def cite(e: Evidence) -> str:
-    """'p. X, l. Y-Z' for a located quote; 'UNVERIFIED (why)' otherwise."""
-    if e.verified and e.anchor is not None:
-        return e.anchor.label()
-    where = f"found at {e.anchor.label()} but " if e.anchor is not None else ""
-    return f"UNVERIFIED ({where}{'; '.join(e.reasons) or 'not located'})"
+def point_status(p: ReadingPoint) -> str:
+    """'verified' only for a point found AND supported; otherwise what holds."""
+    if p.verified:
+        return "verified"
+    if p.verdict == "not_found":
+        return "NOT FOUND"
+    return "found · support unchecked" if p.verdict == "unchecked" else \
+        f"found · {p.verdict.replace('_', ' ')}"
 
 
 def _point_md(p: ReadingPoint) -> list[str]:
-    status = "verified" if p.verified else "UNVERIFIED"
-    out = [f"### {p.id} [{status}; checker: {p.verdict}]", "", p.text, ""]
+    out = [f"### {p.id} [{point_status(p)}]", "", p.text, ""]
     details = [("Follows from", p.follows_from), ("Symbols", "; ".join(p.symbols)),
                ("Datasets", ", ".join(p.datasets)), ("Baselines", ", ".join(p.baselines)),
                ("Metrics", ", ".join(p.metrics)), ("Ablations", ", ".join(p.ablations)),
                ("Supports", p.supports)]
     out += [f"- **{name}:** {value}" for name, value in details if value]
-    out += [f'- > "{e.quote}" ({cite(e)})' for e in p.evidence] or ["- (no quote given)"]
+    out += [f"- {reports.markdown(e)}" for e in p.evidence] or ["- (no lines cited)"]
     if p.verdict_note:
-        out.append(f"- **Checker:** {p.verdict_note}")
+        out.append(f"- **Why ({p.verdict_by or 'code'}):** {p.verdict_note}")
     return [*out, ""]
 
 
 def to_markdown(report: ReadingReport) -> str:
-    """The report as Markdown: anchors 'p. X, l. Y-Z', unverified items marked UNVERIFIED."""
+    """The report as Markdown: each citation through the one renderer (anchor, status)."""
     v = report.verification
     out = [f"# Deep reading: {report.title or report.paper_id}", ""]
     if report.demo_quality:
         out += [f"> **{DEMO_LABEL}**: answers come from a small offline model; configure an "
                 "endpoint for real quality.", ""]
     out += [f"- Paper: `{report.paper_id}`", f"- Overall credibility: **{report.credibility.upper()}**",
-            f"- Quotes verified: {v.verified}/{v.total} ({v.share_verified:.0%})",
+            f"- Citations: {v.total}; found {v.found}; verified (found and supported) "
+            f"{v.verified}; contradicted {v.contradicted}; not enough {v.not_enough}; "
+            f"unchecked {v.unchecked}",
             f"- Rewrites: {report.rewrites}", ""]
     for kind, heading in SECTIONS:
         points = [p for p in report.points if p.kind == kind]
@@ -84,11 +90,13 @@ def _questions_md(report: ReadingReport) -> list[str]:
 
 
 def _checks_md(report: ReadingReport) -> list[str]:
-    out = ["## Checks and rewrites", "", "| round | credibility | checker said | points "
-           "verified | quotes located | notes |", "|---|---|---|---|---|---|"]
-    out += [f"| {r.round} | {r.credibility} | {r.model_credibility or '-'} | "
-            f"{r.verified_points}/{r.points} | {r.verified_quotes}/{r.quotes} | "
-            f"{'; '.join(r.notes) or '-'} |" for r in report.rounds]
+    out = ["## Checks and rewrites", "", "| round | credibility | points found | points "
+           "verified | citations found | citations verified | notes |",
+           "|---|---|---|---|---|---|---|"]
+    out += [f"| {r.round} | {r.credibility} | {r.found_points}/{r.points} | "
+            f"{r.verified_points}/{r.points} | {r.found_quotes}/{r.quotes} | "
+            f"{r.verified_quotes}/{r.quotes} | {'; '.join(r.notes) or '-'} |"
+            for r in report.rounds]
     for rev in report.revisions:
         out += ["", f"### {rev.summary()} (credibility before: {rev.credibility_before})", "",
                 "Feedback given to the reader:", ""]
@@ -134,5 +142,6 @@ def _history_md(report: ReadingReport) -> list[str]:
 def to_html(report: ReadingReport) -> str:
     """A self-contained page; every citation is a ``.cite`` element with data-* anchors."""
     template = _env.get_template("reading_report.html.j2")
-    return template.render(r=report, sections=SECTIONS, demo_label=DEMO_LABEL, cite=cite)
+    return template.render(r=report, sections=SECTIONS, demo_label=DEMO_LABEL,
+                           point_status=point_status)
 

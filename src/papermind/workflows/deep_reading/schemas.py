@@ -96,19 +96,22 @@ class _Lists(_Out):
         return _flat(value) if field.annotation is str else value
 
 
-QUOTES = "exact sentences copied from the paper"
+LINES = "the line ids this rests on, PAGE:LINE or a range, e.g. '3:12' or '3:12-14'"
+QUOTE = "optional: a few words copied from those lines"
 
 
 class MethodOut(_Lists):
     point: str = text(250, "one principle of the method")
-    quotes: list[str] = texts(2, 300, QUOTES, least=1)
+    lines: list[str] = texts(2, 12, LINES, least=1)
+    quote: str = text(80, QUOTE)
 
 
 class StepOut(_Lists):
     states: str = text(250, "what this derivation step states")
     follows_from: str = text(200, "what it follows from")
     symbols: list[str] = texts(5, 80, "'symbol: meaning'")
-    quotes: list[str] = texts(2, 300, QUOTES, least=1)
+    lines: list[str] = texts(2, 12, LINES, least=1)
+    quote: str = text(80, QUOTE)
 
 
 class SetupOut(_Lists):
@@ -116,13 +119,15 @@ class SetupOut(_Lists):
     baselines: list[str] = texts(6, 80, "methods compared against")
     metrics: list[str] = texts(6, 80)
     ablations: list[str] = texts(6, 120)
-    quotes: list[str] = texts(2, 300, QUOTES, least=1)
+    lines: list[str] = texts(2, 12, LINES, least=1)
+    quote: str = text(80, QUOTE)
 
 
 class ResultOut(_Lists):
     finding: str = text(250, "what the result shows")
     supports: str = text(200, "which claim it supports")
-    quotes: list[str] = texts(2, 300, QUOTES, least=1)
+    lines: list[str] = texts(2, 12, LINES, least=1)
+    quote: str = text(80, QUOTE)
 
 
 def _listify(value: Any) -> Any:
@@ -145,27 +150,6 @@ class ReaderOutput(_Out):
         if isinstance(value, list):
             return value[0] if value else {}
         return {} if value is None else value
-
-
-class JudgementOut(_Lists):
-    id: str = text(12, "point id, e.g. M1")
-    verdict: str = text(0, enum=["supported", "partial", "unsupported"])
-    reason: str = text(200)
-
-
-class CheckerOutput(_Out):
-    """Point-by-point judgement of an analysis against the located evidence."""
-
-    judgements: list[JudgementOut] = objects(16)
-    credibility: str = text(0, enum=["high", "medium", "low"])
-    feedback: str = text(500, "what the reader must fix")
-
-    _lists = field_validator("judgements", mode="before")(_listify)
-
-    @field_validator("credibility", "feedback", mode="before")
-    @classmethod
-    def _text(cls, value: Any) -> Any:
-        return _flat(value)
 
 
 class QuestionOut(_Lists):

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from papermind.domain.review import Disagreement, MessageCheck, ReviewMessage
+from papermind.reports import status_label
 from papermind.workflows.review.arbitration import ASPECTS, current_scores
 from papermind.workflows.review.state import ReviewState
 
@@ -41,15 +43,23 @@ def _short(text: str, limit: int = _MAX_TEXT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def claims_brief(claims: list[ReviewMessage]) -> tuple[str, Aliases]:
-    """The devil's whole input: each positive claim and the excerpt it cited."""
+def claims_brief(claims: list[ReviewMessage],
+                 cited_lines: Callable[[ReviewMessage], str]) -> tuple[str, Aliases]:
+    """The devil's whole input: each positive claim and the numbered lines it cited
+    (``cited_lines``: original line ids), or its quote when its lines were not found."""
     aliases = Aliases("C")
     lines: list[str] = []
     for claim in claims:
         alias = aliases.add(claim.id)
         target = claim.target.label or "paper"
-        excerpt = _short(claim.quote, 300) if claim.quote.strip() else "(no excerpt cited)"
-        lines.append(f"{alias} [{target}] {_short(claim.content)}\n   excerpt: \"{excerpt}\"")
+        lines.append(f"{alias} [{target}] {_short(claim.content)}")
+        numbered = cited_lines(claim)
+        if numbered:
+            lines.append("   cited lines:\n" + "\n".join(f"   {x}" for x in numbered.splitlines()))
+        elif claim.quote.strip():
+            lines.append(f"   cited lines: not found; its quote: \"{_short(claim.quote, 300)}\"")
+        else:
+            lines.append("   cited lines: none")
     return "\n".join(lines), aliases
 
 
@@ -78,9 +88,13 @@ def _item_line(message: ReviewMessage, aliases: Aliases, check: MessageCheck | N
     if message.reply_to:
         target_alias = next((a for a, mid in aliases.ids.items() if mid == message.reply_to), "?")
         about = f" on {target_alias}"
-    status = "UNVERIFIED"
-    if check is not None and check.verified and check.evidence and check.evidence[0].anchor:
-        status = check.evidence[0].anchor.label()
+    status = "no lines cited"
+    if check is not None and check.evidence:
+        evidence = check.evidence[0]
+        where = evidence.anchor.label() if evidence.anchor is not None else "lines"
+        status = f"{where}: {_short(status_label(evidence), 90)}"
+    if check is not None and not check.references_resolved:
+        status += "; cites a work NOT in the bibliography"
     weight = check.weight if check is not None else message.confidence
     return (f"[{alias}] {message.sender} {message.kind}{about} "
             f"[{message.target.label or 'paper'}] (weight {weight:.2f}, {status}): "

@@ -9,6 +9,7 @@ from typing import Protocol, TypeVar
 from langchain_core.messages import BaseMessage
 from pydantic import BaseModel
 
+from papermind.llm import Gateway
 from papermind.workflows.ports import Grounder
 
 T = TypeVar("T", bound=BaseModel)
@@ -26,7 +27,7 @@ class StructuredModel(Protocol):
 class ReviewContext:
     """Collaborators and knobs; services build it from Settings."""
 
-    gateway: StructuredModel
+    gateway: Gateway
     grounder: Grounder
     second_round_threshold: float = 2.0
     max_rounds: int = 2

@@ -57,13 +57,23 @@ class _Comment(BaseModel):
     kind: str = Field(description="narrowed by each sender's schema")  # first in the schema
     target: str = _text("e.g. 'Section 3.1', 'Table 2', 'Eq. 4'", 60, default="")
     content: str = _text("the point, one or two sentences", 300)
-    quote: str = _text("verbatim excerpt of the paper text given", 200, default="")
+    lines: str = _text("line ids cited, PAGE:LINE ranges, e.g. '3:12-14' or '2:5, 2:9'", 40,
+                       default="")
+    quote: str = _text("optional short quote from those lines", 160, default="")
     confidence: float = Field(default=0.5, description="0 to 1")
 
     @field_validator("confidence", mode="before")
     @classmethod
     def clamp_confidence(cls, value: Any) -> Any:
         return _unit(value)
+
+    @field_validator("lines", mode="before")
+    @classmethod
+    def join_lines(cls, value: Any) -> Any:
+        """Weak models send a list of ids ('["3:12", "3:13"]') or a bare number."""
+        if isinstance(value, list):
+            return ", ".join(str(v) for v in value)
+        return str(value) if isinstance(value, int | float) else value
 
     @field_validator("kind", mode="before", check_fields=False)
     @classmethod

@@ -18,7 +18,8 @@ REVIEWER_NODES = {
 
 
 def build_graph() -> StateGraph[Any, Any, Any, Any]:
-    """editor -> reviewers (parallel) -> devil -> grounding -> meta (-> devil again) -> signoff."""
+    """editor -> reviewers (parallel) -> devil -> grounding -> support judge -> meta
+    (-> devil again) -> signoff."""
     graph: StateGraph[Any, Any, Any, Any] = StateGraph(
         ReviewState, context_schema=ReviewContext, input_schema=ReviewInput)
     graph.add_node("editor", nodes.plan_review)
@@ -26,6 +27,7 @@ def build_graph() -> StateGraph[Any, Any, Any, Any]:
         graph.add_node(name, node)
     graph.add_node("devil_advocate", nodes.challenge_claims)
     graph.add_node("grounding_checker", nodes.check_grounding)
+    graph.add_node("support_judge", nodes.judge_comments)
     graph.add_node("meta_reviewer", nodes.arbitrate)
     graph.add_node("human_signoff", nodes.request_signoff)
 
@@ -35,7 +37,8 @@ def build_graph() -> StateGraph[Any, Any, Any, Any]:
         graph.add_conditional_edges(name, nodes.route_after_reviews,
                                     ["devil_advocate", "grounding_checker"])
     graph.add_edge("devil_advocate", "grounding_checker")
-    graph.add_edge("grounding_checker", "meta_reviewer")
+    graph.add_edge("grounding_checker", "support_judge")
+    graph.add_edge("support_judge", "meta_reviewer")
     graph.add_conditional_edges("meta_reviewer", nodes.route_after_meta,
                                 ["devil_advocate", "human_signoff"])
     graph.add_edge("human_signoff", END)

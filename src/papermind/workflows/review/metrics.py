@@ -1,8 +1,10 @@
-"""Process metrics measured on every run: independence, adversarial coverage, traceability."""
+"""Process metrics measured on every run: independence, adversarial coverage, traceability
+(share found) and share supported."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from itertools import combinations
 
 from papermind.domain.review import MessageCheck, ReviewMessage, ReviewMetrics, RevisionItem
@@ -38,11 +40,12 @@ def _pair_overlap(a: list[ReviewMessage], b: list[ReviewMessage]) -> float:
 
 
 def _tied(attack: ReviewMessage, claim: ReviewMessage | None, check: MessageCheck | None) -> bool:
-    """An attack is tied to an excerpt when its quote is (in) the claim's excerpt or located."""
+    """An attack is tied to an excerpt when its cited lines are found, or its quote is (in)
+    the claim's quote."""
+    if check is not None and check.found:
+        return True
     if not attack.quote.strip():
         return False
-    if check is not None and check.verified:
-        return True
     if claim is None or not claim.quote.strip():
         return False
     quote, excerpt = " ".join(attack.quote.lower().split()), " ".join(claim.quote.lower().split())
@@ -63,16 +66,24 @@ def compute_metrics(messages: list[ReviewMessage], checks: dict[str, MessageChec
     attacked = {a.reply_to for a in attacks}
     tied = sum(_tied(a, by_id.get(a.reply_to or ""), checks.get(a.id)) for a in attacks)
     comments = [m for m in messages if m.kind in {"strength", "issue", "attack"}]
-    traceable = sum(bool(checks.get(m.id) and checks[m.id].verified) for m in comments)
-    traceable += sum(any(checks.get(i) is not None and checks[i].verified for i in item.addresses)
-                     for item in plan)
+    traceable = _count(comments, plan, checks, lambda c: c.found)
+    supported = _count(comments, plan, checks, lambda c: c.verified)
     total = len(comments) + len(plan)
     return ReviewMetrics(
         issue_overlap=round(overlap, 4), independence=round(1 - overlap, 4), pair_overlap=pairs,
         positive_claims=len(claims), claims_attacked=sum(c.id in attacked for c in claims),
         attack_coverage=_share(sum(c.id in attacked for c in claims), len(claims)),
         attacks=len(attacks), attacks_tied=tied, attacks_tied_share=_share(tied, len(attacks)),
-        comments=total, comments_traceable=traceable, traceability=_share(traceable, total))
+        comments=total, comments_traceable=traceable, traceability=_share(traceable, total),
+        comments_supported=supported, share_supported=_share(supported, total))
+
+
+def _count(comments: list[ReviewMessage], plan: list[RevisionItem],
+           checks: dict[str, MessageCheck], holds: Callable[[MessageCheck], bool]) -> int:
+    """Comments, and plan items addressing one, whose check ``holds``."""
+    count = sum(bool((c := checks.get(m.id)) and holds(c)) for m in comments)
+    return count + sum(any((c := checks.get(i)) is not None and holds(c) for i in item.addresses)
+                       for item in plan)
 
 
 def _share(part: int, whole: int) -> float:

@@ -9,12 +9,18 @@ from typing import Any, Literal
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
-from papermind.domain import Paper
+from papermind.domain import LineRef, Paper
 from papermind.domain.review import ReviewMessage, RevisionItem, Target
 from papermind.llm import fence_untrusted
+from papermind.workflows.ports import Grounder
 from papermind.workflows.review import arbitration as arb
 from papermind.workflows.review.briefs import claims_brief, disagreements_brief, panel_brief
-from papermind.workflows.review.checking import check_new_messages
+from papermind.workflows.review.checking import (
+    MAX_CLAIM_LINES,
+    anchor_lines,
+    check_new_messages,
+    judge_checks,
+)
 from papermind.workflows.review.context import ReviewContext
 from papermind.workflows.review.drafts import (
     CommentDraft,
@@ -24,6 +30,7 @@ from papermind.workflows.review.drafts import (
     ReviewerComment,
     ReviewerDraft,
 )
+from papermind.workflows.review.line_refs import qualify
 from papermind.workflows.review.messages import ask, deliver, message_id
 from papermind.workflows.review.prompts import PROMPTS
 from papermind.workflows.review.state import ReviewState, active_reviewers
@@ -48,8 +55,13 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-def _stamp(node: str, started: str, summary: str) -> list[dict[str, Any]]:
-    return [{"node": node, "started": started, "finished": _now(), "summary": summary}]
+def _stamp(node: str, started: str, summary: str, notes: list[str] | None = None
+           ) -> list[dict[str, Any]]:
+    entry: dict[str, Any] = {"node": node, "started": started, "finished": _now(),
+                             "summary": summary}
+    if notes:
+        entry["notes"] = notes
+    return [entry]
 
 
 def _text(value: str, fallback: str) -> str:
@@ -60,7 +72,7 @@ async def plan_review(state: ReviewState, runtime: Runtime[ReviewContext]) -> Up
     """Editor: structure summary and one task per active reviewer."""
     started, paper = _now(), state["paper"]
     reviewers = active_reviewers(state["panel"])
-    prompt = PROMPTS["editor"].render(paper=fence_untrusted(editor_view(paper).text),
+    prompt = PROMPTS["editor"].render(paper=fence_untrusted(editor_view(paper)),
                                       reviewers=", ".join(reviewers))
     # The grounder indexes the paper on first use: do it while the editor's model works.
     warm = asyncio.to_thread(runtime.context.grounder.resolve_reference, paper, paper.title)
@@ -103,14 +115,15 @@ async def _review(state: ReviewState, runtime: Runtime[ReviewContext], role: str
     started, ctx, paper = _now(), runtime.context, state["paper"]
     task = next((m.content for m in state.get("messages", [])
                  if m.kind == "task" and m.receiver == role), _DEFAULT_TASKS[role])
-    prompt = PROMPTS[role].render(task=task, paper=fence_untrusted(view.text),
+    text = ctx.grounder.numbered_text(paper, view.lines)  # original line ids
+    prompt = PROMPTS[role].render(task=task, paper=fence_untrusted(text),
                                   max_comments=ctx.max_comments)
     draft = await ctx.gateway.structured(role, prompt, ReviewerDraft, node=role)
     messages = [ReviewMessage(id=message_id(1, role, 0), sender=role, receiver="meta",
                               kind="summary", score=draft.score, confidence=draft.confidence,
                               content=_text(draft.summary, "(no summary given)"))]
     comments = [c for c in draft.comments if c.content.strip()][: ctx.max_comments]
-    messages += [_comment(paper, c, role, 1, n, receiver="meta")
+    messages += [_comment(paper, c, role, 1, n, receiver="meta", shown=view.lines)
                  for n, c in enumerate(comments, 1)]
     summary = f"score {draft.score:g}, {len(comments)} comments from {len(view.sections)} sections"
     return {"messages": deliver(messages), "original_scores": {role: draft.score},
@@ -118,14 +131,14 @@ async def _review(state: ReviewState, runtime: Runtime[ReviewContext], role: str
 
 
 def _comment(paper: Paper, draft: CommentDraft, sender: Any, round_: int, n: int, *,
-             receiver: str, reply_to: str | None = None, target: Target | None = None
-             ) -> ReviewMessage:
+             receiver: str, shown: list[LineRef], reply_to: str | None = None,
+             target: Target | None = None) -> ReviewMessage:
     resolved = resolve_target(paper, draft.target) if draft.target.strip() else target
     cited = draft.references if isinstance(draft, ReviewerComment) else []
     return ReviewMessage(id=message_id(round_, sender, n), sender=sender, receiver=receiver,
                          round=round_, kind=draft.kind, target=resolved or Target(),
                          content=draft.content.strip(), confidence=draft.confidence,
-                         references=[r for r in cited if r.strip()],
+                         references=[r for r in cited if r.strip()], cited=qualify(draft.lines.strip(), shown),
                          quote=draft.quote.strip(), reply_to=reply_to)
 
 
@@ -135,7 +148,10 @@ async def challenge_claims(state: ReviewState, runtime: Runtime[ReviewContext]) 
     claims = arb.claims_for_round(state, round_)
     if not claims:
         return {"history": _stamp("devil_advocate", started, "no positive claims to attack")}
-    text, aliases = claims_brief(claims)
+    shown = {c.id: _claim_lines(ctx.grounder, state["paper"], c) for c in claims}
+    text, aliases = claims_brief(
+        claims, lambda c: ctx.grounder.numbered_text(state["paper"], shown[c.id])
+        if shown[c.id] else "")
     prompt = PROMPTS["devil"].render(claims=fence_untrusted(text, "CLAIMS"))
     draft = await ctx.gateway.structured("devil", prompt, DevilDraft, node="devil_advocate")
     by_id = {c.id: c for c in claims}
@@ -144,23 +160,48 @@ async def challenge_claims(state: ReviewState, runtime: Runtime[ReviewContext]) 
         claim_id = aliases.resolve(attack.claim) or claims[(n - 1) % len(claims)].id
         claim = by_id[claim_id]
         messages.append(_comment(state["paper"], attack, "devil", round_, n,
-                                 receiver=claim.sender, reply_to=claim.id, target=claim.target))
+                                 receiver=claim.sender, shown=shown[claim_id],
+                                 reply_to=claim.id, target=claim.target))
     attacked = len({m.reply_to for m in messages})
     return {"messages": deliver(messages),
             "history": _stamp("devil_advocate", started,
                               f"round {round_}: {len(messages)} attacks on {attacked}/{len(claims)} claims")}
 
 
+def _claim_lines(grounder: Grounder, paper: Paper, claim: ReviewMessage) -> list[LineRef]:
+    """The lines a claim cited (at most MAX_CLAIM_LINES), none when they were not found."""
+    evidence = grounder.cite(paper, claim.cited, claim.quote) if claim.cited else \
+        grounder.ground(paper, claim.quote) if claim.quote.strip() else None
+    if evidence is None or evidence.anchor is None:
+        return []
+    return anchor_lines(paper, evidence.anchor)[:MAX_CLAIM_LINES]
+
+
 async def check_grounding(state: ReviewState, runtime: Runtime[ReviewContext]) -> Update:
-    """Grounding checker: every quote and cited work through the Grounder (no LLM)."""
+    """Grounding checker: cited lines, quotes and cited works through the Grounder (no LLM)."""
     started, ctx = _now(), runtime.context
     checks = await asyncio.to_thread(  # CPU work: keep the event loop free for other jobs
         check_new_messages, ctx.grounder, state["paper"], state.get("messages", []),
         set(state.get("checks", {})), unverified_weight=ctx.unverified_weight)
-    verified = sum(c.verified for c in checks.values())
+    found = sum(c.found for c in checks.values())
     return {"checks": checks,
             "history": _stamp("grounding_checker", started,
-                              f"{verified}/{len(checks)} messages verified")}
+                              f"{found}/{len(checks)} messages found at their cited lines")}
+
+
+async def judge_comments(state: ReviewState, runtime: Runtime[ReviewContext]) -> Update:
+    """Support judge: the checker model judges each new comment by its cited lines."""
+    started, ctx = _now(), runtime.context
+    new = {mid: check for mid, check in state.get("checks", {}).items()
+           if mid not in state.get("judged", [])}
+    checks, notes = await judge_checks(ctx.gateway, new, state.get("messages", []),
+                                       unverified_weight=ctx.unverified_weight)
+    supported = sum(c.support == "supported" for c in checks.values())
+    summary = f"{supported}/{len(checks)} messages supported by their cited lines"
+    return {"checks": checks, "judged": list(checks),
+            "history": _stamp("support_judge", started,
+                              summary + (f"; {len(notes)} notes" if notes else ""),
+                              notes=notes)}
 
 
 async def arbitrate(state: ReviewState, runtime: Runtime[ReviewContext]) -> Update:

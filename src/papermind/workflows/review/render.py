@@ -1,4 +1,9 @@
-"""Render a ReviewReport as JSON, Markdown and a self-contained HTML page."""
+"""Render a ReviewReport as JSON, Markdown and a self-contained HTML page.
+
+Every evidence item goes through the one citation renderer of ``papermind.reports`` (the
+report stores it as data, in the one evidence JSON shape), so the CLI, Markdown, HTML and
+the web UI say the same thing the same way.
+"""
 
 from __future__ import annotations
 
@@ -7,32 +12,62 @@ from typing import Any
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 
-from papermind.domain.review import ReportComment, ReviewReport
+from papermind import reports
+from papermind.domain import Evidence
+from papermind.domain.review import ReportComment, ReportFlag, ReviewReport
+from papermind.reports.citations import as_evidence
 
 _LABELS = {"accept": "accept", "minor_revision": "minor revision",
            "major_revision": "major revision", "reject": "reject"}
 
 
 def to_json(report: ReviewReport) -> dict[str, Any]:
-    """JSON form (every evidence item carries quote, verified and anchor)."""
+    """JSON form: every evidence item in the one evidence JSON shape (quote, found, anchor,
+    support), anchors as data."""
     return report.model_dump(mode="json")
+
+
+def evidence_of(report: ReviewReport, item: dict[str, Any]) -> Evidence:
+    """A stored evidence item read back, for the one renderer."""
+    return as_evidence(item, report.paper_id)
 
 
 def _cell(text: object) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def _comment_line(c: ReportComment) -> str:
-    mark = c.location if c.verified else "UNVERIFIED"
-    quote = f" — “{c.quote}”" if c.quote else ""
-    refs = "".join(f" [ref {r.cited}: {'ok' if r.resolved else 'UNVERIFIED'}]" for r in c.references)
+def comment_status(c: ReportComment) -> str:
+    """'verified' only when the comment's lines are found AND supported and every work it
+    cites is in the bibliography; otherwise 'not verified: ' and what did not hold."""
+    if c.verified:
+        return "verified"
+    parts = []
+    if not c.found:
+        parts.append("cited lines not found" if c.evidence else "no lines cited")
+    elif c.support != "supported":
+        parts.append(f"lines found, support {c.support.replace('_', ' ')}")
+    if c.flags:
+        parts.append("cites a work not in the bibliography")
+    return "not verified: " + "; ".join(parts)
+
+
+def _comment_lines(report: ReviewReport, c: ReportComment) -> list[str]:
     about = f" (on {c.reply_to})" if c.reply_to else ""
-    return (f"- `{c.message_id}` **{c.kind}**{about} [{c.target}] {c.content} "
-            f"(confidence {c.confidence:.2f}, weight {c.weight:.2f}; {mark}){quote}{refs}")
+    refs = "".join(f" [ref {r.cited}: {'in bibliography' if r.resolved else 'NOT in bibliography'}]"
+                   for r in c.references)
+    head = (f"- `{c.message_id}` **{c.kind}**{about} [{c.target}] {c.content} "
+            f"(confidence {c.confidence:.2f}, weight {c.weight:.2f}; {comment_status(c)}){refs}")
+    evidence = [f"  - {reports.markdown(evidence_of(report, e), details=False)}"
+                for e in c.evidence] or ["  - no lines cited"]
+    return [head, *evidence, *(f"  - **flag** {_flag(f)}" for f in c.flags)]
+
+
+def _flag(flag: ReportFlag) -> str:
+    return f"{flag.kind.replace('_', ' ')}: {flag.message}"
 
 
 def to_markdown(report: ReviewReport) -> str:
-    """Markdown report; anchors as 'p. X, l. Y-Z', unverified items marked UNVERIFIED."""
+    """Markdown report; each evidence item linked as 'p. X, l. Y-Z' with its status."""
     out = [f"# Pre-review: {report.title}", "", f"> {report.disclaimer}"]
     if report.demo_quality:
         out.append("> **demo quality: bundled local model** — configure a real endpoint for useful reviews.")
@@ -43,6 +78,7 @@ def to_markdown(report: ReviewReport) -> str:
     out += ["", "## Recommendation", "",
             f"**{rec}** (confidence {report.recommendation_confidence:.2f}) after "
             f"{report.rounds} adversarial round(s). Panel: {', '.join(report.panel)}."]
+    out += [f"- **flag** {_flag(f)}" for f in report.flags]
     if report.editor_summary:
         out += ["", f"Editor: {report.editor_summary}"]
     out += ["", "## Scores", "", "| reviewer | aspect | original (frozen) | final | change |",
@@ -51,8 +87,9 @@ def to_markdown(report: ReviewReport) -> str:
             for s in report.scores]
     out += ["", "## Who said what", ""]
     for sender in dict.fromkeys(c.sender for c in report.comments):
-        out += [f"### {sender}", ""] + [_comment_line(c) for c in report.comments
-                                        if c.sender == sender] + [""]
+        out += [f"### {sender}", ""]
+        out += [line for c in report.comments if c.sender == sender
+                for line in _comment_lines(report, c)] + [""]
     out += _settled(report) + _plan(report) + _unverified(report) + _metrics(report)
     out += _usage(report)
     return "\n".join(out).rstrip() + "\n"
@@ -74,29 +111,39 @@ def _settled(report: ReviewReport) -> list[str]:
 def _plan(report: ReviewReport) -> list[str]:
     out = ["## Prioritised revision plan", ""]
     for item in report.revision_plan:
-        where = "; ".join(item.locations) or "UNVERIFIED"
-        out.append(f"{item.priority}. {item.action} (addresses {', '.join(item.addresses) or '-'}; {where})")
+        where = "; ".join(reports.markdown(evidence_of(report, e), details=False)
+                          for e in item.evidence) or "no found lines"
+        out.append(f"{item.priority}. {item.action} (addresses "
+                   f"{', '.join(item.addresses) or '-'}; {where})")
     return out + ([] if report.revision_plan else ["- none"]) + [""]
 
 
 def _unverified(report: ReviewReport) -> list[str]:
-    out = ["## Unverified quotes and references", ""]
-    out += [f"- UNVERIFIED {u.kind} in `{u.message_id}` ({u.sender}): “{u.text}” — {u.reason}"
-            for u in report.unverified]
+    out = ["## Not verified: evidence and references", ""]
+    for u in report.unverified:
+        shown = (reports.markdown(evidence_of(report, u.evidence), details=False)
+                 if u.evidence else f"“{u.text}”")
+        what = "cited work NOT in the bibliography" if u.kind == "reference" else "evidence"
+        why = "" if u.evidence else f" — {u.reason}"
+        out.append(f"- {what} in `{u.message_id}` ({u.sender}): {shown}{why}")
     return out + ([] if report.unverified else ["- none"]) + [""]
 
 
 def _metrics(report: ReviewReport) -> list[str]:
-    m = report.metrics
+    m, v = report.metrics, report.verification
     return ["## Metrics", "",
             f"- independence: {m.independence:.2f} (issue overlap {m.issue_overlap:.2f})",
             f"- adversarial coverage: {m.claims_attacked}/{m.positive_claims} positive claims "
             f"attacked ({m.attack_coverage:.2f}); {m.attacks_tied}/{m.attacks} attacks tied to "
             f"an excerpt ({m.attacks_tied_share:.2f})",
-            f"- traceability: {m.comments_traceable}/{m.comments} comments map to a message and "
-            f"a verified anchor ({m.traceability:.2f})",
-            f"- verification: {report.verification.get('verified', 0)}/"
-            f"{report.verification.get('total', 0)} comments verified", ""]
+            f"- traceability (share found): {m.comments_traceable}/{m.comments} comments and plan "
+            f"items map to a message with a found anchor ({m.traceability:.2f})",
+            f"- share supported: {m.comments_supported}/{m.comments} map to a found AND "
+            f"supported anchor ({m.share_supported:.2f})",
+            f"- comments: {v.found}/{v.total} found ({v.share_found:.2f}), {v.supported}/"
+            f"{v.total} verified = found and supported ({v.share_supported:.2f}); of the found: "
+            f"{v.contradicted} contradicted, {v.not_enough} not enough, {v.unchecked} support "
+            f"unchecked; {v.references_unresolved} cite a work not in the bibliography", ""]
 
 
 def _usage(report: ReviewReport) -> list[str]:
@@ -114,11 +161,14 @@ def _usage(report: ReviewReport) -> list[str]:
 
 @cache
 def _env() -> Environment:
-    return Environment(loader=PackageLoader("papermind.workflows.review", "templates"),
-                       autoescape=select_autoescape(["html", "j2"]), trim_blocks=True,
-                       lstrip_blocks=True)
+    env = Environment(loader=PackageLoader("papermind.workflows.review", "templates"),
+                      autoescape=select_autoescape(["html", "j2"]), trim_blocks=True,
+                      lstrip_blocks=True)
+    return reports.install(env)
 
 
 def to_html(report: ReviewReport) -> str:
-    """Self-contained HTML; every citation is a `.cite` element with data-page/line attributes."""
-    return _env().get_template("report.html.j2").render(r=report, labels=_LABELS)
+    """Self-contained HTML; every evidence item is the one renderer's ``span.cite``."""
+    return _env().get_template("report.html.j2").render(
+        r=report, labels=_LABELS, ev=lambda item: evidence_of(report, item),
+        comment_status=comment_status)

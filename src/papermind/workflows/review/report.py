@@ -1,4 +1,8 @@
-"""Assemble the ReviewReport from a finished run's state."""
+"""Assemble the ReviewReport from a finished run's state.
+
+Evidence is stored as data in the one evidence JSON shape (``papermind.reports``); a comment
+is "verified" only when found AND supported; an unresolved cited work is a separate flag.
+"""
 
 from __future__ import annotations
 
@@ -10,12 +14,16 @@ from papermind.domain.review import (
     FinalScore,
     MessageCheck,
     ReportComment,
+    ReportFlag,
     ReviewMessage,
     ReviewReport,
+    ReviewVerification,
     RevisionItem,
     UnverifiedItem,
 )
+from papermind.reports import evidence_json
 from papermind.workflows.review.arbitration import ASPECTS, current_scores
+from papermind.workflows.review.consistency import recommendation_flag
 from papermind.workflows.review.metrics import compute_metrics
 from papermind.workflows.review.state import ReviewState
 
@@ -33,41 +41,39 @@ def build_report(state: Mapping[str, Any], *, models: dict[str, str] | None = No
     last = decisions[-1] if decisions else None
     comments = [_comment(m, checks.get(m.id)) for m in messages if m.kind in COMMENT_KINDS]
     plan = [_locate(item, checks) for item in (last.revision_plan if last else [])]
-    verified = [c for c in comments if c.verified]
+    recommendation = last.recommendation if last else None
+    flags = [f for f in [recommendation_flag(recommendation, current_scores(review))] if f]
     return ReviewReport(
         paper_id=paper.id, title=paper.title or paper.source_name,
         demo_quality=demo_quality, panel=list(review.get("panel", [])), models=models or {},
         findings=list(paper.findings),
         editor_summary=next((m.content for m in messages
                              if m.sender == "editor" and m.kind == "summary"), ""),
-        scores=_scores(review),
-        recommendation=last.recommendation if last else None,
+        scores=_scores(review), recommendation=recommendation,
         recommendation_confidence=last.confidence if last else 0.0,
         rounds=max((d.round for d in decisions), default=0),
         comments=comments, disagreements=review.get("disagreements", []),
         arbitrations=review.get("arbitrations", []),
         score_changes=review.get("score_changes", []), revision_plan=plan,
-        unverified=_unverified(messages, checks),
-        metrics=compute_metrics(messages, checks, plan),
-        verification={"total": len(comments), "verified": len(verified),
-                      "share_verified": round(len(verified) / len(comments), 4) if comments else 1.0,
-                      "unverified": [c.quote or f"[{c.message_id}] (no quote)"
-                                     for c in comments if not c.verified]},
+        unverified=_unverified(messages, checks), flags=flags,
+        metrics=compute_metrics(messages, checks, plan), verification=_verification(comments),
         usage=usage or {}, history=list(review.get("history", [])),
         signoff=review.get("signoff"))
 
 
 def _comment(message: ReviewMessage, check: MessageCheck | None) -> ReportComment:
-    verified = bool(check and check.verified)
-    anchor = check.evidence[0].anchor if check and check.evidence else None
+    flags = [ReportFlag(kind="unresolved_reference", message_id=message.id,
+                        message=f"cites '{r.cited}', which is not in the paper's bibliography")
+             for r in (check.references if check else []) if not r.resolved]
     return ReportComment(
         message_id=message.id, sender=message.sender, kind=message.kind, round=message.round,
         target=message.target.label or "paper", content=message.content,
         confidence=message.confidence, weight=check.weight if check else message.confidence,
-        verified=verified,
-        location=anchor.label() if verified and anchor is not None else "UNVERIFIED",
+        found=bool(check and check.found), support=check.support if check else "unchecked",
+        verified=bool(check and check.verified), cited=message.cited,
         quote=message.quote, reply_to=message.reply_to,
-        evidence=check.evidence if check else [], references=check.references if check else [])
+        evidence=[evidence_json(e) for e in (check.evidence if check else [])],
+        references=check.references if check else [], flags=flags)
 
 
 def _scores(state: ReviewState) -> list[FinalScore]:
@@ -79,9 +85,26 @@ def _scores(state: ReviewState) -> list[FinalScore]:
 
 
 def _locate(item: RevisionItem, checks: dict[str, MessageCheck]) -> RevisionItem:
-    labels = [c.evidence[0].anchor.label() for mid in item.addresses
-              if (c := checks.get(mid)) and c.verified and c.evidence and c.evidence[0].anchor]
-    return item.model_copy(update={"locations": labels})
+    """The plan item with the found evidence of the messages it addresses."""
+    evidence = [evidence_json(e) for mid in item.addresses if (c := checks.get(mid))
+                for e in c.evidence if e.found]
+    return item.model_copy(update={"evidence": evidence})
+
+
+def _verification(comments: list[ReportComment]) -> ReviewVerification:
+    total = len(comments)
+    found = [c for c in comments if c.found]
+
+    def count(verdict: str) -> int:
+        return sum(c.support == verdict for c in found)
+
+    return ReviewVerification(
+        total=total, found=len(found), supported=count("supported"),
+        contradicted=count("contradicted"), not_enough=count("not_enough"),
+        unchecked=count("unchecked"),
+        share_found=round(len(found) / total, 4) if total else 0.0,
+        share_supported=round(count("supported") / total, 4) if total else 0.0,
+        references_unresolved=sum(bool(c.flags) for c in comments))
 
 
 def _unverified(messages: list[ReviewMessage], checks: dict[str, MessageCheck]
@@ -92,14 +115,16 @@ def _unverified(messages: list[ReviewMessage], checks: dict[str, MessageCheck]
         if message.kind not in COMMENT_KINDS or check is None:
             continue
         if not check.evidence:
-            items.append(UnverifiedItem(kind="quote", text="(no quote given)",
+            items.append(UnverifiedItem(kind="evidence", text="(no lines cited)",
                                         message_id=message.id, sender=message.sender,
                                         reason="nothing to anchor"))
         for evidence in check.evidence:
             if not evidence.verified:
                 items.append(UnverifiedItem(
-                    kind="quote", text=evidence.quote, message_id=message.id,
-                    sender=message.sender, reason="; ".join(evidence.reasons) or "not found"))
+                    kind="evidence", text=evidence.cited or evidence.quote,
+                    message_id=message.id, sender=message.sender,
+                    reason="; ".join(evidence.reasons) or evidence.support.reason
+                    or f"support {evidence.support.verdict}", evidence=evidence_json(evidence)))
         for ref in check.references:
             if not ref.resolved:
                 items.append(UnverifiedItem(kind="reference", text=ref.cited,

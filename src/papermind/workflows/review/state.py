@@ -36,6 +36,8 @@ class ReviewState(TypedDict, total=False):
     messages: Annotated[list[ReviewMessage], merge_messages]
     original_scores: Annotated[dict[str, float], keep_first]
     checks: Annotated[dict[str, MessageCheck], update_dict]
+    judged: Annotated[list[str], operator.add]
+    """ids of the checks the support judge has seen (each is judged once)"""
     disagreements: Annotated[list[Disagreement], operator.add]
     arbitrations: Annotated[list[Arbitration], operator.add]
     score_changes: Annotated[list[ScoreChange], operator.add]

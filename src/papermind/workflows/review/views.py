@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from papermind.domain import Block, Caption, Equation, Paper, Paragraph, Section
+from papermind.domain import Block, LineRef, Paper, Section
 
 Group = Literal["abstract", "intro", "method", "experiment", "conclusion", "ablation",
                 "other", "skip"]
@@ -39,10 +39,14 @@ _KEYWORDS: list[tuple[Group, re.Pattern[str]]] = [
 
 @dataclass(frozen=True)
 class View:
-    """The text one role may see, and which sections it came from."""
+    """The lines one reviewer may see (original ids) and which sections they came from.
 
-    text: str
+    The node renders ``lines`` with ``Grounder.numbered_text`` so the model cites the
+    paper's own line ids; ``size`` is what that text costs in characters (ids included)."""
+
+    lines: list[LineRef]
     sections: list[str]
+    size: int = 0
 
 
 def section_groups(paper: Paper) -> dict[str, Group]:
@@ -65,35 +69,35 @@ def _group_of(section: Section, known: dict[str, Group]) -> Group:
     return known.get(section.parent or "", "other")
 
 
-def editor_view(paper: Paper) -> View:
-    """Title, abstract and outline (numbered headings)."""
+def editor_view(paper: Paper) -> str:
+    """Title, abstract and outline (numbered headings); the editor cites nothing."""
     outline = [f"{'  ' * (s.level - 1)}{(s.number + ' ') if s.number else ''}{s.title}"
                for s in paper.sections]
     abstract = _abstract(paper)
-    text = f"Title: {paper.title}\n\nAbstract:\n{abstract}\n\nOutline:\n" + "\n".join(outline)
-    return View(text=text, sections=["abstract", "outline"])
+    return f"Title: {paper.title}\n\nAbstract:\n{abstract}\n\nOutline:\n" + "\n".join(outline)
 
 
 def contribution_view(paper: Paper, budget: int) -> View:
-    """Abstract, introduction and conclusion."""
-    picked = _pick(paper, {"intro", "conclusion"}, fallback="head")
-    abstract = _abstract(paper)[: budget // 3]
-    body = _render(paper, picked, budget - len(abstract) - 12, with_captions=False)
-    return View(text=f"Abstract:\n{abstract}\n\n{body}".strip(), sections=_titles(paper, picked))
+    """Abstract (at most a third of the budget), introduction and conclusion."""
+    abstract = _lines_of(paper, _pick(paper, {"abstract"}, fallback="none"), budget // 3,
+                         with_captions=False)
+    body = _lines_of(paper, _pick(paper, {"intro", "conclusion"}, fallback="head"),
+                     budget - abstract.size, with_captions=False)
+    lines = sorted({*abstract.lines, *body.lines}, key=lambda r: (r.page, r.line))
+    return View(lines=lines, sections=abstract.sections + body.sections,
+                size=abstract.size + body.size)
 
 
 def methodology_view(paper: Paper, budget: int) -> View:
     """Method sections with their equations, figures and tables."""
     picked = _pick(paper, {"method"}, fallback="first_half")
-    return View(text=_render(paper, picked, budget, with_captions=True),
-                sections=_titles(paper, picked))
+    return _lines_of(paper, picked, budget, with_captions=True)
 
 
 def experiment_view(paper: Paper, budget: int) -> View:
     """Experiment sections, their tables, and ablations."""
     picked = _pick(paper, {"experiment", "ablation"}, fallback="second_half")
-    return View(text=_render(paper, picked, budget, with_captions=True, tables_only=True),
-                sections=_titles(paper, picked))
+    return _lines_of(paper, picked, budget, with_captions=True, tables_only=True)
 
 
 def _abstract(paper: Paper) -> str:
@@ -108,7 +112,7 @@ def _pick(paper: Paper, wanted: set[str], fallback: str) -> set[str | None]:
     """Section ids of the wanted groups; a positional fallback when there are none."""
     groups = section_groups(paper)
     picked: set[str | None] = {sid for sid, g in groups.items() if g in wanted}
-    if any(p.section_id in picked for p in paper.paragraphs):
+    if fallback == "none" or any(p.section_id in picked for p in paper.paragraphs):
         return picked
     body = [p for p in paper.paragraphs if groups.get(p.section_id or "", "other") == "other"]
     if not body:
@@ -128,9 +132,10 @@ def _titles(paper: Paper, picked: set[str | None]) -> list[str]:
     return titles or (["(by position)"] if picked else [])
 
 
-def _render(paper: Paper, picked: set[str | None], budget: int, *, with_captions: bool,
-            tables_only: bool = False) -> str:
-    """Blocks of the picked sections in document order, fairly trimmed to ``budget`` chars."""
+def _lines_of(paper: Paper, picked: set[str | None], budget: int, *, with_captions: bool,
+              tables_only: bool = False) -> View:
+    """Lines of the picked blocks (and their section headings) in reading order, fairly
+    trimmed to ``budget`` characters of numbered text."""
     blocks: list[Block] = [p for p in paper.paragraphs if _belongs(p, picked)]
     if with_captions:
         blocks += [e for e in paper.equations if _belongs(e, picked)]
@@ -138,23 +143,25 @@ def _render(paper: Paper, picked: set[str | None], budget: int, *, with_captions
                    and (not tables_only or c.kind == "table")]
     blocks.sort(key=_position)
     heads = {s.id: s for s in paper.sections}
-    overhead = sum(len(_heading(heads[sid])) + 1 for sid in {b.section_id for b in blocks}
-                   if sid in heads) + 16 * sum(not isinstance(b, Paragraph) for b in blocks)
-    kept = _round_robin(blocks, max(budget - overhead, budget // 2))
-    out: list[str] = []
-    current: str | None = "\0"
-    for block in blocks:
-        if block.id not in kept:
-            continue
-        if block.section_id != current and block.section_id in heads:
-            out.append(_heading(heads[block.section_id]))
-        current = block.section_id
-        out.append(_block_text(block, kept[block.id]))
-    return "\n".join(out)
+    headings = {sid: LineRef(page=heads[sid].page, line=heads[sid].line)
+                for sid in dict.fromkeys(b.section_id for b in blocks) if sid in heads}
+    costs = _costs(paper)
+    spent = sum(costs.get((r.page, r.line), 0) for r in headings.values())
+    kept = _round_robin(blocks, max(budget - spent, budget // 2), costs)
+    lines = sorted({*(r for r in headings.values() if (r.page, r.line) in costs), *kept},
+                   key=lambda r: (r.page, r.line))
+    size = sum(costs[(r.page, r.line)] for r in lines) + 8 * len({r.page for r in lines})
+    return View(lines=lines, sections=_titles(paper, picked), size=size)
 
 
-def _heading(section: Section) -> str:
-    return f"## {(section.number + ' ') if section.number else ''}{section.title}"
+def _costs(paper: Paper) -> dict[tuple[int, int], int]:
+    """Characters each flow line takes in numbered form ('12 text' and a newline)."""
+    return {(line.page, line.n): len(line.text) + len(str(line.n)) + 2
+            for line in paper.lines()}
+
+
+def _block_lines(block: Block) -> list[LineRef]:
+    return list(dict.fromkeys(LineRef(page=s.page, line=s.line) for s in block.segments))
 
 
 def _position(block: Block) -> tuple[int, int]:
@@ -162,26 +169,25 @@ def _position(block: Block) -> tuple[int, int]:
     return (first.page, first.line) if first else (0, 0)
 
 
-def _round_robin(blocks: Iterable[Block], budget: int) -> dict[str, str]:
-    """Give every section its first block, then its second... until the budget is spent."""
-    by_section: dict[str | None, list[Block]] = {}
+def _round_robin(blocks: Iterable[Block], budget: int,
+                 costs: dict[tuple[int, int], int]) -> list[LineRef]:
+    """Give every section its first line, then its second... until the budget is spent
+    (each section's lines in block order), so no section crowds out the others."""
+    by_section: dict[str | None, list[LineRef]] = {}
     for block in blocks:
-        by_section.setdefault(block.section_id, []).append(block)
-    kept: dict[str, str] = {}
+        queue = by_section.setdefault(block.section_id, [])
+        queue += [r for r in _block_lines(block) if (r.page, r.line) in costs and r not in queue]
+    kept: dict[LineRef, None] = {}
     used, depth = 0, 0
-    while used < budget and any(depth < len(v) for v in by_section.values()):
-        for queue in by_section.values():
-            if depth < len(queue) and used < budget:
-                text = queue[depth].text[: max(budget - used, 0)]
-                kept[queue[depth].id] = text
-                used += len(text) + 1
+    open_queues = list(by_section.values())
+    while open_queues:
+        for queue in list(open_queues):
+            ref = queue[depth] if depth < len(queue) else None
+            if ref is None or used + costs[(ref.page, ref.line)] > budget:
+                open_queues.remove(queue)  # done, or its next line does not fit any more
+                continue
+            if ref not in kept:
+                kept[ref] = None
+                used += costs[(ref.page, ref.line)]
         depth += 1
-    return kept
-
-
-def _block_text(block: Block, text: str) -> str:
-    if isinstance(block, Equation):
-        return f"[Equation {block.label or ''}] {text}".replace("  ", " ")
-    if isinstance(block, Caption):
-        return f"[{block.kind.title()} {block.label or ''}] {text}".replace("  ", " ")
-    return text
+    return list(kept)

@@ -8,33 +8,44 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from papermind.domain.answer import AnswerSentence, Citation, Contradiction, EvidenceItem
-from papermind.domain.evidence import Evidence
+from papermind.domain.evidence import Evidence, Support
 from papermind.errors import NotFoundError
 from papermind.llm import fence_untrusted
 from papermind.workflows.deep_qa.context import QAContext
 from papermind.workflows.deep_qa.nodes.common import PaperCache, ask, evidence_table, prompt, step
 from papermind.workflows.deep_qa.schemas import AnswerOut, ContradictionsOut
 from papermind.workflows.deep_qa.state import QAState
+from papermind.workflows.support_judge import SupportItem, claim_support, judge_support
 
 _CONTRA_VARS = frozenset({"question", "evidence"})
 _ANSWER_VARS = frozenset({"question", "evidence", "contradictions"})
 _ID = re.compile(r"\bE\s*(\d+)\b", re.IGNORECASE)
 _WORDY = re.compile(r"^(?!\s*<[^>]*>\s*$).*\w\w", re.DOTALL)
 """A real sentence: two word characters, and not an unfilled '<placeholder>'."""
+_QUOTES = "\u201c\u201d\" "
 MAX_PROMPT_EVIDENCE = 12
 EXTRACTIVE_SENTENCES = 3
 
 
-def _for_prompt(evidence: list[EvidenceItem], *, verified_only: bool = False
-                ) -> list[EvidenceItem]:
-    """At most MAX_PROMPT_EVIDENCE items, verified first, in table order.
+def _usable(item: EvidenceItem) -> bool:
+    """Found in a stored paper, or computed from found evidence, and not lowered by code."""
+    support = item.evidence.support
+    lowered = support.by == "code" and support.verdict in ("contradicted", "not_enough")
+    if item.kind == "computed":
+        return support.verdict == "supported"
+    return item.evidence.found and not lowered
 
-    ``verified_only`` leaves unverified items out whenever some item is verified, so the
-    answer can only rest on quotes grounding found in the papers.
+
+def _for_prompt(evidence: list[EvidenceItem], *, found_only: bool = False
+                ) -> list[EvidenceItem]:
+    """At most MAX_PROMPT_EVIDENCE items, found first, in table order.
+
+    ``found_only`` leaves items out that code did not find whenever some item was found,
+    so the answer can only rest on text that exists in the papers.
     """
-    if verified_only and any(e.evidence.verified for e in evidence):
-        evidence = [e for e in evidence if e.evidence.verified]
-    ranked = sorted(evidence, key=lambda e: (not e.evidence.verified, int(e.id[1:] or 0)))
+    if found_only and any(_usable(e) for e in evidence):
+        evidence = [e for e in evidence if _usable(e)]
+    ranked = sorted(evidence, key=lambda e: (not _usable(e), int(e.id[1:] or 0)))
     chosen = {e.id for e in ranked[:MAX_PROMPT_EVIDENCE]}
     return [e for e in evidence if e.id in chosen]
 
@@ -96,7 +107,7 @@ async def answer(state: QAState, runtime: Runtime[QAContext]) -> dict[str, Any]:
     listed = "\n".join(f"{c.first} and {c.second} disagree: {c.note}" for c in contradictions)
     messages = prompt("answer", _ANSWER_VARS).render(
         question=state["question"],
-        evidence=evidence_table(_for_prompt(evidence, verified_only=True)),
+        evidence=evidence_table(_for_prompt(evidence, found_only=True)),
         contradictions=(f"Known disagreements:\n{fence_untrusted(listed, 'NOTES')}"
                         if listed else ""))
     out, notes = await ask(runtime, "answerer", messages, AnswerOut, "answer")
@@ -116,9 +127,10 @@ async def answer(state: QAState, runtime: Runtime[QAContext]) -> dict[str, Any]:
 
 
 def _extractive(evidence: list[EvidenceItem]) -> list[AnswerSentence]:
-    """Fallback answer: the first verified quotes, each citing itself."""
-    chosen = [e for e in evidence if e.evidence.verified and e.kind == "quote"]
-    return [AnswerSentence(text=f"\u201c{e.evidence.quote}\u201d", cites=[e.id])
+    """Fallback answer: the first found quotes, each citing itself (then judged like any)."""
+    chosen = [e for e in evidence if _usable(e) and e.kind == "quote"]
+    return [AnswerSentence(text=f"\u201c{e.evidence.quote or e.evidence.matched_text}\u201d",
+                           cites=[e.id])
             for e in chosen[:EXTRACTIVE_SENTENCES]]
 
 
@@ -137,36 +149,81 @@ def _disagreements(sentences: list[AnswerSentence],
 
 
 async def verify_citations(state: QAState, runtime: Runtime[QAContext]) -> dict[str, Any]:
-    """Re-ground every cited quote against its paper; a sentence is verified if all are."""
+    """Re-check every citation against its sentence (code), let the checker judge whether
+    the cited text supports THAT sentence, and drop the sentences it does not support.
+
+    When no sentence survives the answer is 'insufficient evidence'; the evidence found
+    stays in the report either way."""
     by_id = {e.id: e for e in state.get("evidence", [])}
     papers = PaperCache(runtime)
-    checked = [_verify(runtime, papers, by_id, s) for s in state.get("sentences", [])]
+    cited = [_recheck(runtime, papers, by_id, s) for s in state.get("sentences", [])]
+    items = [SupportItem(s.text, tuple(c.evidence for c in s.citations if c.evidence.found),
+                         key=str(n)) for n, s in enumerate(cited, 1)]
+    judged = await judge_support(runtime.context.gateway, items, node="verify_citations")
+    checked = [_with_support(s, item) for s, item in zip(cited, judged.items, strict=True)]
+    kept = [s for s in checked if s.verified or _computed_only(s)]
+    dropped = [s for s in checked if s not in kept]
     status = state.get("status", "insufficient_evidence")
-    notes: list[str] = []
-    if checked and status != "insufficient_evidence" and not any(s.verified for s in checked):
-        quotes = [_verify(runtime, papers, by_id, s) for s in _extractive(state.get("evidence", []))]
-        quotes = [s for s in quotes if s.verified]
-        status = "extractive" if quotes else "insufficient_evidence"
-        checked += quotes
-        notes.append("no answer sentence could be verified against the papers"
-                     + ("; the best verified quotes follow it" if quotes else ""))
+    notes = [f"verify_citations: {n}" for n in judged.notes]
+    if dropped:
+        notes.append(f"{len(dropped)} answer sentence(s) dropped: their citations do not "
+                     "support them (listed under 'Dropped')")
+    if not kept:
+        status = "insufficient_evidence"
+    found = sum(c.evidence.found for s in checked for c in s.citations)
+    supported = sum(c.evidence.verified for s in checked for c in s.citations)
     total = sum(len(s.citations) for s in checked)
-    ok = sum(c.evidence.verified for s in checked for c in s.citations)
-    return {"sentences": checked, "status": status, "notes": notes,
-            "history": [step("verify_citations", f"{ok}/{total} citation(s) verified; "
-                                                 f"{status}")]}
+    return {"sentences": kept, "dropped": dropped, "status": status, "notes": notes,
+            "history": [step("verify_citations",
+                             f"{total} citation(s): {found} found, {supported} supported; "
+                             f"{len(kept)} sentence(s) kept, {len(dropped)} dropped; {status}")]}
 
 
-def _verify(runtime: Runtime[QAContext], papers: PaperCache, by_id: dict[str, EvidenceItem],
-            sentence: AnswerSentence) -> AnswerSentence:
-    claim = sentence.text if len(sentence.cites) == 1 else None
+def _recheck(runtime: Runtime[QAContext], papers: PaperCache, by_id: dict[str, EvidenceItem],
+             sentence: AnswerSentence) -> AnswerSentence:
+    """The sentence with each citation re-checked by code against the sentence."""
+    claim = sentence.text if len(sentence.cites) == 1 else ""
     citations = [_check(runtime, papers, by_id.get(cid), cid, claim) for cid in sentence.cites]
-    verified = bool(citations) and all(c.evidence.verified for c in citations)
-    return sentence.model_copy(update={"citations": citations, "verified": verified})
+    return sentence.model_copy(update={"citations": [_verbatim(sentence, c) for c in citations]})
+
+
+def _verbatim(sentence: AnswerSentence, citation: Citation) -> Citation:
+    """An extractive sentence that IS its found citation's quote is supported by code."""
+    quote = citation.evidence.quote or citation.evidence.matched_text
+    if not (citation.evidence.found and quote and sentence.text.strip(_QUOTES) == quote):
+        return citation
+    return citation.model_copy(update={"evidence": citation.evidence.with_support(Support(
+        verdict="supported", by="code", reason="the sentence quotes the cited text verbatim"))})
+
+
+def _with_support(sentence: AnswerSentence, item: SupportItem) -> AnswerSentence:
+    """Judged evidence back into the citations, and the sentence's own verdict."""
+    judged = iter(item.evidence)
+    citations = [c.model_copy(update={"evidence": next(judged)}) if c.evidence.found else c
+                 for c in sentence.citations]
+    found = [c.evidence for c in citations if c.evidence.found]
+    verdict = claim_support(found)
+    deciding = next((e for e in found if e.support.verdict == verdict), None)
+    if not sentence.cites:
+        reason = "cites no evidence"
+    elif not found:
+        reason = "; ".join(r for c in citations for r in c.evidence.reasons) or "nothing found"
+    else:
+        reason = deciding.support.reason if deciding is not None else ""
+    return sentence.model_copy(update={
+        "citations": citations, "support": verdict if found else "unchecked", "reason": reason,
+        "verified": bool(found) and verdict == "supported"})
+
+
+def _computed_only(sentence: AnswerSentence) -> bool:
+    """A sentence resting only on calculator results computed from found evidence."""
+    return bool(sentence.citations) and all(
+        c.evidence.anchor is None and c.evidence.support.verdict == "supported"
+        and c.evidence.support.by == "code" for c in sentence.citations)
 
 
 def _check(runtime: Runtime[QAContext], papers: PaperCache, item: EvidenceItem | None,
-           cited: str, claim: str | None) -> Citation:
+           cited: str, claim: str) -> Citation:
     if item is None:
         return Citation(evidence_id=cited, evidence=Evidence(
             quote="", reasons=[f"cites {cited!r}, which is not in the evidence table"]))
@@ -175,7 +232,12 @@ def _check(runtime: Runtime[QAContext], papers: PaperCache, item: EvidenceItem |
     try:
         paper = papers.get(item.paper_id)
     except NotFoundError:
-        return Citation(evidence_id=item.id, paper_id=item.paper_id, evidence=item.evidence.model_copy(
-            update={"verified": False, "reasons": ["the cited paper is no longer in the library"]}))
-    evidence = runtime.context.grounder.ground(paper, item.evidence.quote, claim=claim)
+        return Citation(evidence_id=item.id, paper_id=item.paper_id, evidence=Evidence(
+            quote=item.evidence.quote, cited=item.evidence.cited,
+            reasons=["the cited paper is no longer in the library"]))
+    grounder = runtime.context.grounder
+    original = item.evidence
+    evidence = (grounder.cite(paper, original.cited, original.quote, claim=claim)
+                if original.cited else grounder.ground(paper, original.quote, claim=claim or None))
     return Citation(evidence_id=item.id, paper_id=item.paper_id, evidence=evidence)
+

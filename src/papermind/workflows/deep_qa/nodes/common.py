@@ -20,7 +20,9 @@ from papermind.workflows.deep_qa.state import QAState
 
 T = TypeVar("T", bound=BaseModel)
 PROMPTS = Path(__file__).resolve().parent.parent / "prompts"
-QUOTE_CHARS = 300
+QUOTE_CHARS = 600
+"""Characters of cited text shown per evidence item (a cited line of text input can be a
+whole paragraph)."""
 
 
 @cache
@@ -80,7 +82,7 @@ def evidence_table(items: list[EvidenceItem], label: str = "EVIDENCE") -> str:
     lines = []
     for item in items:
         year = f", {item.year}" if item.year else ""
-        text = item.value or item.evidence.quote
+        text = item.value or item.evidence.matched_text or item.evidence.quote
         lines.append(f"[{item.id}] ({item.title[:40] or item.paper_id[:8]}{year}) "
                      f"{text[:QUOTE_CHARS]}")
     return fence_untrusted("\n".join(lines), label)

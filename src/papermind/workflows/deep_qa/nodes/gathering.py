@@ -9,7 +9,7 @@ from langgraph.runtime import Runtime
 
 from papermind.domain.answer import EvidenceItem, Strategy
 from papermind.domain.chunk import SearchHit
-from papermind.domain.evidence import Evidence
+from papermind.domain.evidence import Evidence, Support
 from papermind.workflows.deep_qa import calculator
 from papermind.workflows.deep_qa.context import QAContext
 from papermind.workflows.deep_qa.distilling import distill_hits
@@ -105,8 +105,8 @@ async def distill(state: QAState, runtime: Runtime[QAContext]) -> dict[str, Any]
     linked = [i for i in reused if i not in outcome.evidence_ids]
     outcome = outcome.model_copy(update={"evidence_ids": outcome.evidence_ids + linked
                                          + [e.id for e in added]})
-    verified = sum(e.evidence.verified for e in added)
-    summary = (f"{len(added)} new quote(s) from {len(hits)} passage(s), {verified} verified"
+    found = sum(e.evidence.found for e in added)
+    summary = (f"{len(added)} new quote(s) from {len(hits)} passage(s), {found} found"
                + (f"; also bears on {', '.join(linked)}" if linked else ""))
     return {"evidence": evidence + added, "new_evidence": len(added), "notes": notes,
             "outcomes": with_outcome(state, outcome),
@@ -179,12 +179,17 @@ async def calculate(state: QAState, runtime: Runtime[QAContext]) -> dict[str, An
 
 def _computed_item(item_id: str, task_id: str, expression: str, value: str,
                    inputs: list[EvidenceItem]) -> EvidenceItem:
-    """A calculator result: verified only when every input quote it rests on is verified."""
+    """A calculator result: supported (by code) only when every input quote was found."""
     sources = ", ".join(e.id for e in inputs) or "the plan"
-    verified = bool(inputs) and all(e.evidence.verified for e in inputs)
-    reasons = [f"computed by the calculator from {sources}"]
-    if not verified:
-        reasons.append("not all inputs are verified quotes")
+    found = bool(inputs) and all(e.evidence.found for e in inputs)
+    reasons = [] if found else ["not all inputs were found in the papers"]
     return EvidenceItem(id=item_id, task_id=task_id, kind="computed", value=value,
-                        evidence=Evidence(quote=f"{expression} = {value}", verified=verified,
+                        evidence=Evidence(quote=f"{expression} = {value}",
+                                          support=computed_support(found, sources),
                                           reasons=reasons))
+
+
+def computed_support(found: bool, sources: str) -> Support:
+    """The code verdict of a calculator result: supported when every input was found."""
+    return Support(verdict="supported" if found else "not_enough", by="code",
+                   reason=f"computed by the calculator from {sources}")

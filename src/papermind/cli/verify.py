@@ -1,0 +1,82 @@
+"""`papermind verify PAPER --claim TEXT (--lines P:L[-L] | --quote TEXT)`: does the paper
+back this claim? Prints both verdicts (found, support) with reasons; exit 0 only when the
+claim is verified (found AND supported), 1 otherwise."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from papermind.cli.context import container, state, wants_json
+from papermind.cli.options import JsonFlag
+from papermind.llm import Gateway
+from papermind.reports import status_label
+from papermind.services.container import Container
+from papermind.services.grounding import VerifyResult, verify_claim, verify_json
+
+NOT_VERIFIED_EXIT = 1
+"""Special to this command (not in the error table): an unsupported claim is data."""
+
+
+def verify(
+    ctx: typer.Context,
+    paper: Annotated[str, typer.Argument(
+        metavar="PAPER", help="Library id (or unique prefix), or a file path (parsed, not stored).")],
+    claim: Annotated[str, typer.Option("--claim", help="The claim to check.")],
+    lines: Annotated[str, typer.Option(
+        "--lines", metavar="P:L[-L]", help="The cited lines, e.g. 3:12-14 or 3:40-4:2.")] = "",
+    quote: Annotated[str, typer.Option(
+        "--quote", help="A quote of the paper (alone: located; with --lines: checked there).")] = "",
+    judge: Annotated[bool, typer.Option(
+        "--judge", help="Also ask the checker model (through the gateway) after the code checks.")] = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """Check a claim against the cited lines of a paper: found? supported? (code checks,
+    and the checker model with --judge)."""
+    box = container(ctx)
+    result = verify_claim(box.library, paper, claim, lines=lines, quote=quote,
+                          gateway=judge_gateway(box) if judge else None)
+    if wants_json(ctx, as_json):
+        state(ctx).emit_json(verify_json(result))
+    else:
+        print_result(state(ctx).console, result)
+    if not result.evidence.verified:
+        raise typer.Exit(NOT_VERIFIED_EXIT)
+
+
+def judge_gateway(box: Container) -> Gateway:
+    """The gateway the checker runs on (a seam tests replace)."""
+    return box.gateway
+
+
+def print_result(console: Console, result: VerifyResult) -> None:
+    e = result.evidence
+    console.print(f"Claim: {escape(e.claim)}")
+    if e.found and e.anchor is not None:
+        console.print(f"found: yes, {e.anchor.label()}" + (f" (cited {e.cited})" if e.cited else ""))
+    else:
+        console.print("found: NO — " + escape("; ".join(e.reasons) or "not in the paper"))
+    for line in result.lines:
+        console.print(f"  p. {line.page:>3}, l. {line.n:>3} | {escape(line.text)}")
+    code = result.code
+    console.print("support (code): " + escape(_verdict(code) if code.by else
+                                              "no check failed (code cannot confirm support)"))
+    if result.judged:
+        console.print("support (checker): " + escape(_verdict(e.support) if e.support.by != "code"
+                                                     else "not asked: code already lowered it"))
+    for note in [*e.notes, *result.notes]:
+        console.print(f"  note: {escape(note)}")
+    console.print(f"[bold]{escape(status_label(e))}[/]")
+
+
+def _verdict(support: Any) -> str:
+    verdict = support.verdict.replace("_", " ")
+    return f"{verdict} ({support.by}: {support.reason})" if support.reason else \
+        f"{verdict} ({support.by})"
+
+
+def register(app: typer.Typer) -> None:
+    app.command("verify")(verify)

@@ -1,0 +1,103 @@
+"""Render one evidence item for the CLI, Markdown and HTML, with the same facts in each.
+
+Each renderer shows the anchor label (or that it was not found), the status label, the
+cited line ids, the quote, the paper's text at the anchor, and the reasons and notes. The
+HTML form is a ``<span class="cite">`` with the link into the page view and the data
+attributes the web script uses; ``install(env)`` makes all of it available to templates.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jinja2 import Environment
+from markupsafe import Markup, escape
+
+from papermind.domain import Evidence
+from papermind.reports.citations import (
+    EvidenceLike,
+    as_evidence,
+    evidence_json,
+    page_href,
+    status_class,
+    status_label,
+)
+
+
+def where(item: EvidenceLike) -> str:
+    """The anchor label ('p. 4, l. 90 - p. 5, l. 12'), or 'not found'."""
+    evidence = as_evidence(item)
+    return evidence.anchor.label() if evidence.anchor is not None else "not found"
+
+
+def _details(evidence: Evidence) -> list[tuple[str, str]]:
+    rows = [("cited", evidence.cited), ("claim", evidence.claim), ("quote", evidence.quote),
+            ("text", evidence.matched_text)]
+    rows += [("reason", r) for r in evidence.reasons if r not in status_label(evidence)]
+    rows += [("note", n) for n in evidence.notes]
+    return [(k, v) for k, v in rows if v]
+
+
+def text(item: EvidenceLike, *, details: bool = True) -> str:
+    """CLI form: '[p. 3, l. 12-14] verified' then indented detail lines."""
+    evidence = as_evidence(item)
+    head = f"[{where(evidence)}] {status_label(evidence)}"
+    if not details:
+        return head
+    return "\n".join([head, *(f"  {k}: {v}" for k, v in _details(evidence))])
+
+
+def markdown(item: EvidenceLike, *, details: bool = True) -> str:
+    """Markdown form: the linked anchor label and the status, then the details as a list."""
+    evidence = as_evidence(item)
+    label = where(evidence)
+    link = f"[{label}]({page_href(evidence.anchor)})" if evidence.anchor is not None else label
+    head = f"{link} — **{_md(status_label(evidence))}**"
+    if not details:
+        return head
+    return "\n".join([head, *(f"  - {k}: {_md(v)}" for k, v in _details(evidence))])
+
+
+def html(item: EvidenceLike, *, details: bool = True) -> Markup:
+    """HTML form: a ``span.cite`` (linked when found) with the status and the details."""
+    evidence = as_evidence(item)
+    status = status_class(evidence)
+    label = escape(where(evidence))
+    anchor = evidence.anchor
+    if anchor is not None:
+        label = Markup('<a href="{}">{}</a>').format(page_href(anchor), label)
+        data = Markup(' data-paper="{}" data-page="{}" data-line-start="{}" data-line-end="{}"'
+                      ' data-page-end="{}" data-lines="{}"').format(
+            anchor.paper_id, anchor.page, anchor.line_start, anchor.line_end,
+            anchor.page_end or anchor.page, page_href(anchor).rsplit("lines=", 1)[1])
+    else:
+        data = Markup("")
+    parts = [Markup('<span class="cite {}"{}>{} <span class="status {}">{}</span>').format(
+        status, data, label, status, status_label(evidence))]
+    if details and _details(evidence):
+        parts.append(Markup('<span class="details">'))
+        parts += [Markup('<span class="{}"><b>{}:</b> {}</span>').format(k, k, v)
+                  for k, v in _details(evidence)]
+        parts.append(Markup("</span>"))
+    parts.append(Markup("</span>"))
+    return Markup("").join(parts)
+
+
+def install(env: Environment) -> Environment:
+    """Add the filters ``evidence_html``, ``evidence_md``, ``evidence_text``,
+    ``evidence_status``, ``evidence_class``, ``evidence_where``, ``page_href`` and the global
+    ``evidence_json`` to ``env`` (templates then render evidence the one way)."""
+    filters: dict[str, Any] = {
+        "evidence_html": html, "evidence_md": markdown, "evidence_text": text,
+        "evidence_status": status_label, "evidence_class": status_class,
+        "evidence_where": where, "page_href": page_href}
+    env.filters.update(filters)
+    env.globals["evidence_json"] = evidence_json
+    return env
+
+
+def _md(value: str) -> str:
+    """Escape what Markdown would read as markup in a one-line value."""
+    for ch in "\\`*_[]<>|":
+        value = value.replace(ch, "\\" + ch)
+    return " ".join(value.split())
