@@ -10,7 +10,7 @@ import pytest
 from papermind.interchange.bibtex import parse_fields
 from tests.cli.conftest import CliRunner
 from tests.cli.pdf_factory import paper_pdf
-from tests.cli.test_ask import PAPERS, cite_first_with, use
+from tests.cli.test_ask import PAPERS, cite_first_with, judge, use
 
 
 @pytest.fixture
@@ -47,7 +47,8 @@ def test_search_and_ask_are_limited_to_the_filtered_papers(
     assert hits and {h["paper_id"] for h in hits} == {library["olid.txt"]}
     both = cli("search", "dataset", "--mode", "bm25", "--collection", "Reading group", "--json")
     assert {h["paper_id"] for h in both.json()} == set(library.values())
-    use(monkeypatch, {"distiller": [{"quotes": []}], "answerer": [cite_first_with("14,100")]})
+    use(monkeypatch, {"distiller": [{"quotes": []}], "answerer": [cite_first_with("14,100")],
+                      "checker": [judge()]})
     report = cli("ask", "How many tweets?", "--collection", "Thesis", "--json")
     assert report.code == 0, report.err
     assert report.json()["paper_ids"] == [library["olid.txt"]]
