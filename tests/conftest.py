@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+# PAPERMIND_SHARED_DATA points elsewhere (a worktree whose ../shared is not the data folder)
+SHARED_DATA = Path(os.environ.get("PAPERMIND_SHARED_DATA")
+                   or Path(__file__).resolve().parents[2] / "shared" / "data")
 
 _real_connect = socket.socket.connect
 _real_connect_ex = socket.socket.connect_ex

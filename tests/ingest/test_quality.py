@@ -38,7 +38,9 @@ def test_titles_exact_on_gold(parsed: dict[Path, Paper]) -> None:
     gold = q.gold_titles(PDFS / "science_parse")
     assert len(gold) >= 15
     hits = sum(q.fold(parsed[pdf].title) == q.fold(title) for pdf, title in gold.items())
-    assert hits / len(gold) >= 0.90, f"{hits}/{len(gold)}"
+    assert hits / len(gold) >= 0.94, f"{hits}/{len(gold)}"  # 18/19; the miss is the gold's '?:'
+    authors = {pdf.name: parsed[pdf].authors for pdf in gold}
+    assert authors["pedersen04.pdf"][0] == "Zoltán Gyöngyi"
 
 
 def _latex_papers(parsed: dict[Path, Paper]) -> list[tuple[Paper, str, list[tuple[str, str]]]]:
@@ -49,6 +51,27 @@ def _latex_papers(parsed: dict[Path, Paper]) -> list[tuple[Paper, str, list[tupl
         out.append((parsed[folder / f"{folder.name}.pdf"], tex, entries))
     assert out
     return out
+
+
+def test_latex_titles_exact(parsed: dict[Path, Paper]) -> None:
+    papers = _latex_papers(parsed)
+    assert all(q.fold(paper.title) == q.fold(q.tex_title(tex)) for paper, tex, _ in papers)
+    assert all(not paper.authors for paper, _, _ in papers)  # anonymous: no title line as author
+
+
+def test_mapreduce_outline_has_its_real_sections(parsed: dict[Path, Paper]) -> None:
+    paper = parsed[PDFS / "science_parse" / "map-reduce.pdf"]
+    numbered = [s.number for s in paper.sections if s.number]
+    assert numbered == ["1", "2", "2.1", "2.2", "2.3", "3", "3.1", "3.2", "3.3", "3.4", "3.5", "3.6",
+                        "4", *[f"4.{i}" for i in range(1, 10)], "5", *[f"5.{i}" for i in range(1, 6)],
+                        "6", "6.1", "7", "8"]
+    assert all(f.severity == "low" for f in paper.findings)  # white duplicate axis labels
+
+
+def test_no_sentence_fragment_section_titles_on_science_parse(parsed: dict[Path, Paper]) -> None:
+    fragments = [t for path, paper in parsed.items() if path.parent.name == "science_parse"
+                 for t in q.fragment_sections(paper)]
+    assert fragments == []
 
 
 def test_sections_found_with_right_level(parsed: dict[Path, Paper]) -> None:

@@ -16,6 +16,7 @@ SectionKind = Literal[
     "discussion", "conclusion", "references", "appendix", "acknowledgements", "other",
 ]
 SourceType = Literal["pdf", "txt", "md"]
+Severity = Literal["low", "medium", "high"]
 
 
 class Line(Frozen):
@@ -146,6 +147,10 @@ class Finding(Frozen):
     text: str
     reason: str = Field(description="why it was flagged, e.g. 'white fill', 'font 1.0 pt'")
     box: Box | None = None
+    severity: Severity = Field(
+        default="medium",
+        description="high: instructions to a reader or model; low: labels or text that "
+                    "duplicates visible text (e.g. white axis labels in a figure); medium: other")
 
 
 class Paper(Frozen):

@@ -17,6 +17,8 @@ class FlowLine:
     size: float = 0.0
     peak: float = 0.0  # largest sampled font size (small-caps headings start bigger)
     bold: bool = False
+    font: str = ""  # font name of the line's middle character, subset prefix removed
+    lead_font: str = ""  # font name of its first character (run-in headings start bold)
     kind: str = "text"
     column: int = 0
     starts_block: bool = False
