@@ -9,6 +9,7 @@ import pytest
 from papermind.domain.paper import Paper
 from papermind.ingest import parse_file
 from papermind.ingest import quality as q
+from papermind.ingest.tex_tables import cell_matches, tex_tables
 from tests.conftest import SHARED_DATA
 
 PDFS = SHARED_DATA / "pdfs"
@@ -72,6 +73,21 @@ def test_no_sentence_fragment_section_titles_on_science_parse(parsed: dict[Path,
     fragments = [t for path, paper in parsed.items() if path.parent.name == "science_parse"
                  for t in q.fragment_sections(paper)]
     assert fragments == []
+
+
+def test_tables_as_cells_match_the_latex_tabulars(parsed: dict[Path, Paper]) -> None:
+    matched = found = gold = exact = 0
+    papers = _latex_papers(parsed)
+    for paper, tex, _ in papers:
+        tables = tex_tables(tex)
+        exact += len(paper.tables) == len(tables)
+        for k, rows in enumerate(tables, start=1):
+            table = next((t for t in paper.tables if t.number == str(k)), None)
+            m, f, g = cell_matches([[c.text for c in r] for r in table.rows] if table else [], rows)
+            matched, found, gold = matched + m, found + f, gold + g
+    f1 = 2 * matched / (found + gold)
+    assert f1 >= 0.90, f"cell F1 {f1:.3f}"
+    assert exact / len(papers) >= 0.90
 
 
 def test_sections_found_with_right_level(parsed: dict[Path, Paper]) -> None:

@@ -99,6 +99,30 @@ class Caption(Block):
     label: str | None = Field(default=None, description="number as printed, e.g. '2' for 'Table 2'")
 
 
+class TableCell(Frozen):
+    """One table cell as printed, with its box (a cell spanning columns is one cell)."""
+
+    text: str
+    box: Box | None = None
+    column: int = Field(default=0, description="0-based column of the cell's left edge")
+
+
+class Table(Frozen):
+    """A table of a born-digital PDF: rows of cells found from its caption and word alignment.
+
+    The table's lines stay in the page's flow too (``lines``), so quotes still anchor there.
+    """
+
+    id: str = Field(description="stable id within the paper, e.g. 'tab1'")
+    number: str | None = Field(default=None, description="'2' for 'Table 2'")
+    caption: str = ""
+    page: int
+    box: Box | None = Field(default=None, description="union of the cells' boxes")
+    rows: list[list[TableCell]] = Field(default_factory=list, description="rows top to bottom")
+    header_rows: int = Field(default=0, description="leading rows that hold column labels")
+    lines: list[LineRef] = Field(default_factory=list, description="flow lines of the table body")
+
+
 class Section(Frozen):
     """A section heading; ``children`` lists the ids of its direct subsections."""
 
@@ -168,6 +192,7 @@ class Paper(Frozen):
     paragraphs: list[Paragraph] = Field(default_factory=list)
     equations: list[Equation] = Field(default_factory=list)
     captions: list[Caption] = Field(default_factory=list)
+    tables: list[Table] = Field(default_factory=list, description="tables as rows of cells")
     references: list[Reference] = Field(default_factory=list)
     citations: list[Citation] = Field(default_factory=list)
     findings: list[Finding] = Field(default_factory=list)

@@ -29,6 +29,7 @@ from papermind.ingest.metadata import front_matter, inline_abstract, venue_year
 from papermind.ingest.normalize import Vocabulary, join_lines
 from papermind.ingest.references import parse_entry, split_entries, surname
 from papermind.ingest.sections import Heading, find_headings
+from papermind.ingest.tables import find_tables
 
 
 def body_font_size(lines: Sequence[FlowLine]) -> float:
@@ -223,7 +224,8 @@ def build_paper(pages: list[LaidOutPage], findings: Sequence[RawFinding], *, pap
         id=paper_id, source_name=source_name, source_type=source_type, title=meta.title,
         authors=meta.authors, abstract=_abstract(flat, sections, paragraphs, first_heading),
         year=venue_year(_first_page_front(pages, flat[:first_heading])), pages=domain_pages, sections=sections, paragraphs=paragraphs,
-        equations=equations, captions=captions, references=references,
+        equations=equations, captions=captions, tables=find_tables(pages, captions),
+        references=references,
         citations=_citations([*paragraphs, *captions], resolver),
         findings=_findings(findings, pages),
         warnings=list(warnings),

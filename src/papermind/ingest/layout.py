@@ -24,6 +24,8 @@ class FlowLine:
     starts_block: bool = False
     n: int = 0
     heading_level: int = 0  # explicit markup level (Markdown '#'), 0 = none
+    # runs of text parted by gaps wider than ~1 em (table cells); empty when there is one run
+    pieces: list[tuple[str, Rect]] = field(default_factory=list)
 
     @property
     def height(self) -> float:

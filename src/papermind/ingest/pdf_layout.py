@@ -210,6 +210,24 @@ def _merge(frags: list[_Frag], width: float) -> list[_Frag]:
     return merged
 
 
+_CELL_GAP_EM = 0.8  # a gap this wide (in line heights) parts two table cells
+
+
+def _pieces(frag: _Frag) -> list[tuple[str, Rect]]:
+    """The fragment's text split at wide gaps, each run with its box; [] for a single run."""
+    boxes, height = frag.boxes, max(frag.y1 - frag.y0, 1.0)
+    cuts = [k for k in range(1, len(boxes)) if boxes[k][0] - boxes[k - 1][2] > _CELL_GAP_EM * height]
+    if not cuts:
+        return []
+    out = []
+    for a, b in zip([0, *cuts], [*cuts, len(boxes)], strict=True):
+        run = boxes[a:b]
+        text = clean_line("".join(frag.chars[frag.pos[a]:frag.pos[b - 1] + 1]))
+        out.append((text, (min(r[0] for r in run), min(r[1] for r in run),
+                           max(r[2] for r in run), max(r[3] for r in run))))
+    return out
+
+
 def _to_line(chars: PageChars, frag: _Frag, page: int) -> FlowLine:
     idx = frag.indices
     samples = sorted({idx[0], idx[len(idx) // 2], idx[-1]})
@@ -217,7 +235,8 @@ def _to_line(chars: PageChars, frag: _Frag, page: int) -> FlowLine:
     bold_votes = sum(chars.bold(i) for i in samples)
     line = FlowLine(page=page, text=clean_line("".join(frag.chars)),
                     box=(frag.x0, frag.y0, frag.x1, frag.y1), size=sizes[len(sizes) // 2], peak=sizes[-1],
-                    bold=bold_votes * 2 > len(samples), font=chars.font(idx[len(idx) // 2]), lead_font=chars.font(idx[0]))
+                    bold=bold_votes * 2 > len(samples), font=chars.font(idx[len(idx) // 2]),
+                    lead_font=chars.font(idx[0]), pieces=_pieces(frag))
     if frag.rotated:
         line.kind = "stamp"
     return line
