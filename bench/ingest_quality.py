@@ -55,7 +55,7 @@ def main() -> int:
         for finding in paper.findings:
             severities[finding.severity] = severities.get(finding.severity, 0) + 1
     out.append(f"science_parse hidden-text findings by severity: {dict(sorted(severities.items()))}")
-    l_titles = 0
+    l_titles = eq_found = eq_gold = 0
     s_gold = s_found = s_pred = s_spur = refs_ok = cites_ok = cites_all = 0
     latex_dirs = sorted(p for p in (DATA / "pdfs" / "generated_with_latex").iterdir() if p.is_dir())
     for folder in latex_dirs:
@@ -64,6 +64,9 @@ def main() -> int:
         entries = q.bbl_entries((folder / "latex" / "template.bbl").read_text())
         score = q.score_sections(paper, q.tex_headings(tex))
         l_titles += q.fold(paper.title) == q.fold(q.tex_title(tex))
+        want = {str(k) for k in range(1, q.tex_equation_count(tex) + 1)}
+        eq_found += len(want & {e.label for e in paper.equations if e.label})
+        eq_gold += len(want)
         s_gold, s_found = s_gold + score.gold, s_found + score.found
         s_pred, s_spur = s_pred + score.predicted, s_spur + score.spurious
         refs_ok += len(paper.references) == len(entries)
@@ -74,6 +77,10 @@ def main() -> int:
     out.append(f"sections found with right level: {s_found}/{s_gold} = {s_found / max(s_gold, 1):.1%}; "
                f"spurious: {s_spur}/{s_pred} = {s_spur / max(s_pred, 1):.1%}")
     out.append(f"LaTeX titles exact: {l_titles}/{len(latex_dirs)}")
+    out.append(f"numbered display equations found (LaTeX papers): {eq_found}/{eq_gold}")
+    refs = [r for pdf in pdfs if (paper := parse_file(pdf)) for r in paper.equation_refs]
+    out.append(f"in-text equation references resolved to a found equation (all PDFs): "
+               f"{sum(r.equation_id is not None for r in refs)}/{len(refs)}")
     out.append(f"reference count equal to .bbl: {refs_ok}/{len(latex_dirs)} = {refs_ok / max(len(latex_dirs), 1):.1%}")
     out.append(f"\\cite occurrences resolved to the right entry: {cites_ok}/{cites_all} = "
                f"{cites_ok / max(cites_all, 1):.1%}")

@@ -90,6 +90,17 @@ def test_tables_as_cells_match_the_latex_tabulars(parsed: dict[Path, Paper]) -> 
     assert exact / len(papers) >= 0.90
 
 
+def test_numbered_display_equations_found(parsed: dict[Path, Paper]) -> None:
+    found = gold = 0
+    for paper, tex, _ in _latex_papers(parsed):
+        want = {str(k) for k in range(1, q.tex_equation_count(tex) + 1)}
+        found += len(want & {e.label for e in paper.equations if e.label})
+        gold += len(want)
+    assert gold >= 30 and found / gold >= 0.95, f"{found}/{gold}"
+    refs = [r for paper in parsed.values() for r in paper.equation_refs]
+    assert len(refs) >= 50 and sum(r.equation_id is not None for r in refs) / len(refs) >= 0.90
+
+
 def test_sections_found_with_right_level(parsed: dict[Path, Paper]) -> None:
     gold = found = predicted = spurious = 0
     for paper, tex, _ in _latex_papers(parsed):

@@ -92,6 +92,16 @@ class Equation(Block):
     label: str | None = Field(default=None, description="equation number as printed, e.g. '3'")
 
 
+class EquationRef(Frozen):
+    """An in-text reference to a numbered equation ('Eq. 3', 'Equation (3)')."""
+
+    marker: str = Field(description="as printed, e.g. 'Eq. (3)'")
+    label: str = Field(description="the equation number referred to")
+    page: int
+    line: int
+    equation_id: str | None = Field(default=None, description="id of the equation; None if not found")
+
+
 class Caption(Block):
     """A table or figure caption."""
 
@@ -191,6 +201,8 @@ class Paper(Frozen):
     sections: list[Section] = Field(default_factory=list, description="all headings, document order")
     paragraphs: list[Paragraph] = Field(default_factory=list)
     equations: list[Equation] = Field(default_factory=list)
+    equation_refs: list[EquationRef] = Field(default_factory=list,
+                                             description="'Eq. 3' references, linked to equations")
     captions: list[Caption] = Field(default_factory=list)
     tables: list[Table] = Field(default_factory=list, description="tables as rows of cells")
     references: list[Reference] = Field(default_factory=list)

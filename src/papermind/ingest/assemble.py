@@ -23,6 +23,7 @@ from papermind.domain.paper import (
 )
 from papermind.ingest.blocks import BlockDraft, split_blocks
 from papermind.ingest.citations import Resolver, find_markers
+from papermind.ingest.equation_refs import equation_refs
 from papermind.ingest.hidden_grade import severity
 from papermind.ingest.layout import FlowLine, LaidOutPage, RawFinding
 from papermind.ingest.metadata import front_matter, inline_abstract, venue_year
@@ -224,7 +225,8 @@ def build_paper(pages: list[LaidOutPage], findings: Sequence[RawFinding], *, pap
         id=paper_id, source_name=source_name, source_type=source_type, title=meta.title,
         authors=meta.authors, abstract=_abstract(flat, sections, paragraphs, first_heading),
         year=venue_year(_first_page_front(pages, flat[:first_heading])), pages=domain_pages, sections=sections, paragraphs=paragraphs,
-        equations=equations, captions=captions, tables=find_tables(pages, captions),
+        equations=equations, equation_refs=equation_refs(paragraphs, equations),
+        captions=captions, tables=find_tables(pages, captions),
         references=references,
         citations=_citations([*paragraphs, *captions], resolver),
         findings=_findings(findings, pages),

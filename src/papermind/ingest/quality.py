@@ -127,6 +127,12 @@ def tex_title(tex: str) -> str:
     return _strip_tex(match.group(1).replace("\\\\", " ")) if match else ""
 
 
+def tex_equation_count(tex: str) -> int:
+    """Numbered display equations of a LaTeX body (``equation`` environments, not starred)."""
+    body = re.sub(r"(?<!\\)%.*", "", tex.split("\\begin{document}", 1)[-1])
+    return len(re.findall(r"\\begin\{equation\}", body))
+
+
 def fragment_sections(paper: Paper) -> list[str]:
     """Section titles that read as cut pieces of sentences."""
     return [s.title for s in paper.sections if s.number and fragment_title(s.title)]
