@@ -126,10 +126,10 @@ def test_cite_occurrences_resolved_to_the_right_entry(parsed: dict[Path, Paper])
     assert correct / total >= 0.90, f"{correct}/{total}"
 
 
-def test_reference_string_fields_do_not_regress() -> None:
+def test_reference_string_fields_reach_the_target() -> None:
     path = SHARED_DATA / "reference_strings" / "tagged_references_dev.txt"
     if not path.exists():
         pytest.skip(f"shared data not found at {path}")
     authors, titles, n = q.score_reference_strings(path)
     assert n >= 200
-    assert authors >= 0.78 and titles >= 0.75  # measured 0.83 / 0.80; see bench/ingest_quality.py
+    assert authors >= 0.92 and titles >= 0.92  # measured 0.968 / 0.924 (were 0.832 / 0.800)
