@@ -57,6 +57,10 @@ def test_author_lists_read_name_by_name_in_every_style() -> None:
             (["Feferman, S."], "Transfinite Recursive Progressions of Axiomatic Theories"),
         "R. Chandra, S. Devine, M. Rosenblum, Scheduling and Page Migration for Servers. Proc. ASPLOS, 1994.":
             (["R. Chandra", "S. Devine", "M. Rosenblum"], "Scheduling and Page Migration for Servers"),
+        "Shaojie Bai, V. Koltun, and J. Z. Kolter. Multiscale deep equilibrium models. In NeurIPS, 2020.":
+            (["Shaojie Bai", "V. Koltun", "J. Z. Kolter"], "Multiscale deep equilibrium models"),
+        "J. E. Hu, Yelong Shen, and Weizhu Chen. LoRA: Low-rank adaptation. In ICLR, 2022.":
+            (["J. E. Hu", "Yelong Shen", "Weizhu Chen"], "LoRA: Low-rank adaptation"),
         "F. Jahanian and Al Mok. Safety analysis of timing properties. IEEE TSE, 12(9), 1986.":
             (["F. Jahanian", "Al Mok"], "Safety analysis of timing properties"),
         "Etzioni, O. and Weld, D. (1994) A Softbot-based Interface to the Internet, Comm. of the ACM, 37(7).":

@@ -16,13 +16,15 @@ _SURNAME = (rf"(?:(?:van der|van|von|de la|de|der|di|da|le|la|du|del|dos|ten|ter
             rf"{_UP}{_LOW}+(?:{_UP}{_LOW}+)?(?:[-’']{_UP}?{_LOW}+)*")
 _INITIAL = rf"(?:{_UP}\.?-{_UP}\.|{_UP}\.)"
 _INITS = rf"(?:{_INITIAL}(?:\s?{_INITIAL})*)"
-_GIVEN = rf"{_UP}{_LOW}+(?:-{_LOW}+)?"
+_GIVEN = rf"{_UP}{_LOW}+(?:-{_UP}?{_LOW}+)?"
 _NAME = re.compile(
     rf"(?P<inverted>{_SURNAME}(?:\s{_SURNAME})?,\s?{_INITS}(?:\s?Jr\.?)?)"
     rf"|(?P<initials>{_INITS}\s?{_SURNAME}(?:\s{_SURNAME})?(?:,?\s?Jr\.)?)"
     rf"|(?P<full>{_GIVEN}(?:\s(?:{_UP}\.|{_GIVEN}))?\s{_SURNAME}(?:,?\s?Jr\.)?)"
     rf"|(?P<inverted_full>{_SURNAME},\s{_GIVEN}(?:\s{_GIVEN}|\s{_UP}\.)?)"
 )
+_FULL = re.compile(rf"{_GIVEN}(?:\s(?:{_UP}\.|{_GIVEN}))?\s{_SURNAME}")
+_NEXT_SURNAME = re.compile(rf"\s{_SURNAME}\s*[,;.]")
 _SEPARATOR = re.compile(r"\s*(?:[,;]\s*(?:and\s+|&\s*)?|\s(?:and|And)\s|\s?&\s?)")
 _NAME_END = re.compile(r"\s*(?:[,;.]|\(|\s(?:and|And)\s|&|$)")
 _EDITORS = re.compile(r"\s*(?:\((?:eds?|editors?)\.?\)|,?\s*(?:eds?\.|editors?))", re.IGNORECASE)
@@ -39,21 +41,27 @@ class AuthorScan:
     editors: bool = False  # the names are editors ('..., editors.'), not authors
 
 
-def _name_at(text: str, pos: int, first: str | None, last: bool = False) -> re.Match[str] | None:
-    """A name at ``pos``; spelled-out names only in lists that began with one (``first``
-    is the style of the list's first name) or after a final 'and'."""
+def _name_at(text: str, pos: int, first: str | None, last: bool = False
+             ) -> tuple[re.Match[str], str] | None:
+    """A name at ``pos`` and its style; spelled-out names only in lists that began with one
+    (``first`` is the style of the list's first name) or after a final 'and'."""
     match = _NAME.match(text, pos)
     if match is None:
         return None
+    style = match.lastgroup or ""
+    if style == "inverted" and _NEXT_SURNAME.match(text, match.end()) and (full := _FULL.match(text, pos)):
+        match, style = full, "full"  # 'Shaojie Bai, V. Koltun': the initial starts the next name
     if not match.group().endswith(".") and not _NAME_END.match(text, match.end()):
         return None  # a title's first words ('Transfinite Recursive Progressions of ...')
-    if match["full"] or match["inverted_full"]:
+    if style in ("full", "inverted_full"):
         words = match.group().replace(",", " ").split()
         if any(w.lower() in _FUNCTION for w in words):
             return None
-        if first not in (None, "full", "inverted_full") and not last:
-            return None
-    return match
+        if first == "inverted" and not last:
+            return None  # 'Surname, I.' lists do not switch to 'First Last' but for the last name
+        if first == "initials" and len(words) > 2 and not re.search(r"\s[A-Z]\.\s", match.group()):
+            return None  # 'J. E. Hu, Yelong Shen' yes; 'R. R. Henry, Integrating Register Allocation' no
+    return match, style
 
 
 def scan_authors(text: str) -> AuthorScan:
@@ -61,9 +69,10 @@ def scan_authors(text: str) -> AuthorScan:
     scan = AuthorScan()
     pos, first = 0, None
     last = False
-    while (match := _name_at(text, pos, first, last)) is not None:
+    while (found := _name_at(text, pos, first, last)) is not None:
+        match, style = found
         scan.names.append(" ".join(match.group().split()))
-        first = first or match.lastgroup
+        first = first or style
         pos = match.end()
         sep = _SEPARATOR.match(text, pos)
         if sep is None or _name_at(text, sep.end(), first, "and" in sep.group() or "&" in sep.group()) is None:
