@@ -26,6 +26,7 @@ _REGULAR_NAME = re.compile(r"roman|regular|book|light|italic|oblique|^(\w{6}\+)?
 _GAP_EM = 1.4  # a horizontal gap wider than this many line heights splits a line
 _LABEL = re.compile(r"^\s*\(\s*[A-Z]?\d{1,3}(?:\.\d{1,3})?[a-z]?\s*\)\s*$")  # equation number
 _FONT_DECOR = re.compile(r"^[A-Z]{6}\+|~[0-9a-f]+$")
+_CELL_GAP_EM = 0.8  # a gap this wide (in line heights) parts two table cells
 _JOIN_EM = 3.5  # ...and pieces closer than this are re-joined unless a column gutter parts them
 
 
@@ -40,6 +41,7 @@ class _Frag:
     chars: list[str] = field(default_factory=list)
     boxes: list[Rect] = field(default_factory=list)
     pos: list[int] = field(default_factory=list)  # index in chars of each box's character
+    cuts: list[int] = field(default_factory=list)  # box indices after a cell-wide gap
     indices: list[int] = field(default_factory=list)
     rotated: bool = False
     x0: float = 0.0
@@ -99,8 +101,8 @@ class PageChars:
         name = self._name.value.decode("latin-1", errors="replace")
         return _FONT_DECOR.sub("", name)
 
-    def bold(self, index: int) -> bool:
-        name = self.font(index)
+    def bold(self, index: int, name: str | None = None) -> bool:
+        name = self.font(index) if name is None else name
         if _BOLD_NAME.search(name):
             return True
         if _REGULAR_NAME.search(name):
@@ -163,8 +165,11 @@ def _fragments(chars: PageChars, text: str, hidden: set[int]) -> list[_Frag]:
                     or gap > _GAP_EM * height or gap < -2 * height):
                 frags.append(cur)
                 cur = _Frag()
-            elif gap > 0.2 * height and cur.chars and cur.chars[-1] != " ":
-                cur.chars.append(" ")
+            else:
+                if gap > 0.2 * height and cur.chars and cur.chars[-1] != " ":
+                    cur.chars.append(" ")
+                if gap > _CELL_GAP_EM * height:
+                    cur.cuts.append(len(cur.boxes))
         cur.pos.append(len(cur.chars))
         cur.chars.append(ch)
         cur.boxes.append((x0, y0, x1, y1))
@@ -199,6 +204,9 @@ def _merge(frags: list[_Frag], width: float) -> list[_Frag]:
             prev = merged[-1]
             if prev.chars[-1] != " " and frag.x0 - prev.x1 > 0.15 * (prev.y1 - prev.y0):
                 prev.chars.append(" ")
+            if frag.x0 - prev.x1 > _CELL_GAP_EM * max(prev.y1 - prev.y0, 1.0):
+                prev.cuts.append(len(prev.boxes))
+            prev.cuts.extend(len(prev.boxes) + k for k in frag.cuts)
             prev.pos.extend(len(prev.chars) + k for k in frag.pos)
             prev.chars.extend(frag.chars)
             prev.indices.extend(frag.indices)
@@ -210,13 +218,9 @@ def _merge(frags: list[_Frag], width: float) -> list[_Frag]:
     return merged
 
 
-_CELL_GAP_EM = 0.8  # a gap this wide (in line heights) parts two table cells
-
-
 def _pieces(frag: _Frag) -> list[tuple[str, Rect]]:
     """The fragment's text split at wide gaps, each run with its box; [] for a single run."""
-    boxes, height = frag.boxes, max(frag.y1 - frag.y0, 1.0)
-    cuts = [k for k in range(1, len(boxes)) if boxes[k][0] - boxes[k - 1][2] > _CELL_GAP_EM * height]
+    boxes, cuts = frag.boxes, frag.cuts
     if not cuts:
         return []
     out = []
@@ -232,11 +236,12 @@ def _to_line(chars: PageChars, frag: _Frag, page: int) -> FlowLine:
     idx = frag.indices
     samples = sorted({idx[0], idx[len(idx) // 2], idx[-1]})
     sizes = sorted(chars.size(i) for i in samples)
-    bold_votes = sum(chars.bold(i) for i in samples)
+    names = {i: chars.font(i) for i in samples}
+    bold_votes = sum(chars.bold(i, names[i]) for i in samples)
     line = FlowLine(page=page, text=clean_line("".join(frag.chars)),
                     box=(frag.x0, frag.y0, frag.x1, frag.y1), size=sizes[len(sizes) // 2], peak=sizes[-1],
-                    bold=bold_votes * 2 > len(samples), font=chars.font(idx[len(idx) // 2]),
-                    lead_font=chars.font(idx[0]), pieces=_pieces(frag))
+                    bold=bold_votes * 2 > len(samples), font=names[idx[len(idx) // 2]],
+                    lead_font=names[idx[0]], pieces=_pieces(frag))
     if frag.rotated:
         line.kind = "stamp"
     return line
