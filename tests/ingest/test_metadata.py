@@ -62,3 +62,11 @@ def test_a_drop_capital_does_not_make_a_paragraph_the_title() -> None:
                  box=(259, 362, 523, 401), size=9.0, peak=38.9),
     ]
     assert front_matter(lines, stop=3).title == "Adapting Open Information Extraction"
+
+
+def test_author_names_parted_only_by_a_wide_gap_are_two_names() -> None:
+    authors = FlowLine(page=1, text="Ruifang Ge Raymond J. Mooney", box=(219, 113, 393, 126), size=12,
+                       peak=12, pieces=[("Ruifang Ge", (219, 113, 280, 126)),
+                                        ("Raymond J. Mooney", (310, 113, 393, 126))])
+    lines = [_line("A Statistical Semantic Parser", 64, 14.3), authors, _line("Abstract", 240, 12)]
+    assert front_matter(lines, stop=2).authors == ["Ruifang Ge", "Raymond J. Mooney"]

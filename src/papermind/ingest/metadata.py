@@ -101,7 +101,8 @@ def front_matter(lines: Sequence[FlowLine], stop: int, vocab: Vocabulary | None 
         if _AFFILIATION.search(line.text):
             meta.author_lines.append(i)
             continue
-        names = _split_authors(line.text)
+        # names set apart by wide gaps ('Ruifang Ge      Raymond J. Mooney') are parted there
+        names = _split_authors("\u2003".join(t for t, _ in line.pieces) if line.pieces else line.text)
         if names:
             meta.authors.extend(n for n in names if n not in meta.authors)
             meta.author_lines.append(i)
