@@ -5,6 +5,7 @@ Run: .venv/bin/python bench/ingest_quality.py   (writes bench/results/ingest_qua
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -14,7 +15,7 @@ from papermind.ingest import parse_file
 from papermind.ingest import quality as q
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data"
+DATA = Path(os.environ.get("PAPERMIND_SHARED_DATA") or ROOT.parent / "shared" / "data")
 
 
 def main() -> int:
@@ -43,6 +44,18 @@ def main() -> int:
     out.append(f"titles exact: {hits}/{len(exact)} = {hits / max(len(exact), 1):.1%}")
     out += [f"  miss: {name}: gold {title!r}" for name, ok, title in exact if not ok]
 
+    sp_papers = {pdf: parse_file(pdf) for pdf in sorted((DATA / "pdfs" / "science_parse").glob("*.pdf"))}
+    fragments = [(pdf.name, t) for pdf, paper in sp_papers.items() for t in q.fragment_sections(paper)]
+    numbered = sum(1 for paper in sp_papers.values() for s in paper.sections if s.number)
+    out.append(f"science_parse numbered section titles that are sentence fragments: "
+               f"{len(fragments)}/{numbered}")
+    out += [f"  fragment: {name}: {title!r}" for name, title in fragments]
+    severities: dict[str, int] = {}
+    for paper in sp_papers.values():
+        for finding in paper.findings:
+            severities[finding.severity] = severities.get(finding.severity, 0) + 1
+    out.append(f"science_parse hidden-text findings by severity: {dict(sorted(severities.items()))}")
+    l_titles = eq_found = eq_gold = 0
     s_gold = s_found = s_pred = s_spur = refs_ok = cites_ok = cites_all = 0
     latex_dirs = sorted(p for p in (DATA / "pdfs" / "generated_with_latex").iterdir() if p.is_dir())
     for folder in latex_dirs:
@@ -50,6 +63,10 @@ def main() -> int:
         tex = (folder / "latex" / "template.tex").read_text()
         entries = q.bbl_entries((folder / "latex" / "template.bbl").read_text())
         score = q.score_sections(paper, q.tex_headings(tex))
+        l_titles += q.fold(paper.title) == q.fold(q.tex_title(tex))
+        want = {str(k) for k in range(1, q.tex_equation_count(tex) + 1)}
+        eq_found += len(want & {e.label for e in paper.equations if e.label})
+        eq_gold += len(want)
         s_gold, s_found = s_gold + score.gold, s_found + score.found
         s_pred, s_spur = s_pred + score.predicted, s_spur + score.spurious
         refs_ok += len(paper.references) == len(entries)
@@ -59,6 +76,11 @@ def main() -> int:
                    f"refs {len(paper.references)}/{len(entries)}, cites {good}/{total}")
     out.append(f"sections found with right level: {s_found}/{s_gold} = {s_found / max(s_gold, 1):.1%}; "
                f"spurious: {s_spur}/{s_pred} = {s_spur / max(s_pred, 1):.1%}")
+    out.append(f"LaTeX titles exact: {l_titles}/{len(latex_dirs)}")
+    out.append(f"numbered display equations found (LaTeX papers): {eq_found}/{eq_gold}")
+    refs = [r for pdf in pdfs if (paper := parse_file(pdf)) for r in paper.equation_refs]
+    out.append(f"in-text equation references resolved to a found equation (all PDFs): "
+               f"{sum(r.equation_id is not None for r in refs)}/{len(refs)}")
     out.append(f"reference count equal to .bbl: {refs_ok}/{len(latex_dirs)} = {refs_ok / max(len(latex_dirs), 1):.1%}")
     out.append(f"\\cite occurrences resolved to the right entry: {cites_ok}/{cites_all} = "
                f"{cites_ok / max(cites_all, 1):.1%}")

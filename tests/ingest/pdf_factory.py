@@ -89,3 +89,18 @@ def image_only_pdf(path: Path) -> None:
         c.drawImage(ImageReader(image), 72, 100, width=468, height=600)
         c.showPage()
     c.save()
+
+
+def accented_name_pdf(path: Path) -> None:
+    """'Zoltán Gyöngyi' drawn as TeX does: base letters, then spacing accents placed over them."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Helvetica", 12)
+    c.drawString(72, 700, "Zoltan Gy")
+    c.drawString(72 + stringWidth("Zolt", "Helvetica", 12), 700, "\u00b4")
+    x = 72 + stringWidth("Zoltan Gy", "Helvetica", 12)
+    c.drawString(x, 700, "\u00a8")
+    c.drawString(x, 700, "ongyi")
+    c.drawString(72, 680, "Body text follows the author line.")
+    c.showPage()
+    c.save()

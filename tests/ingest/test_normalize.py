@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from papermind.ingest.layout import FlowLine
-from papermind.ingest.normalize import clean_line, join_lines, span_lines
+from papermind.ingest.normalize import Vocabulary, clean_line, join_lines, span_lines
 
 
 def _lines(*texts: str) -> list[FlowLine]:
@@ -24,9 +24,9 @@ def test_line_end_soft_hyphen_and_pdfium_marker_become_a_hyphen() -> None:
 
 def test_join_dehyphenates_split_words_but_keeps_compounds() -> None:
     text, _ = join_lines(_lines("the represen-", "tation of state-of-the-", "art models"))
-    assert text == "the representation of state-of-the- art models"
+    assert text == "the representation of state-of-the-art models"
     text, _ = join_lines(_lines("a well-", "Known fact"))
-    assert text == "a well- Known fact"
+    assert text == "a well-Known fact"
 
 
 def test_offset_map_points_back_to_exact_line_spans() -> None:
@@ -48,3 +48,17 @@ def test_surrogate_pairs_from_pdfium_become_one_character() -> None:
 
     assert clean_line("x \ud835\udc65 y") == "x x y"  # U+1D465 MATHEMATICAL ITALIC X, NFKC'd
     assert clean_line("lone \ud835 half") == "lone half"
+
+
+def test_hyphen_inside_a_compound_is_kept_at_a_line_break() -> None:
+    text, segments = join_lines(_lines("on the WMT 2014 English-", "to-German translation task"))
+    assert text == "on the WMT 2014 English-to-German translation task"
+    assert [(s.start, s.end) for s in segments] == [(0, 24), (24, 50)]
+
+
+def test_the_paper_vocabulary_decides_all_caps_title_hyphens() -> None:
+    vocab = Vocabulary.of(_lines("we study low-dimensional data", "by balancing the two models"))
+    text, _ = join_lines(_lines("ADAPTIVE FEATURE BAL-", "ANCING FOR LOW-", "DIMENSIONAL MOD-", "ELS"), vocab)
+    assert text == "ADAPTIVE FEATURE BALANCING FOR LOW-DIMENSIONAL MODELS"
+    text, _ = join_lines(_lines("a low-", "dimensional space"), vocab)
+    assert text == "a low-dimensional space"  # lower case would otherwise be joined as 'lowdimensional'

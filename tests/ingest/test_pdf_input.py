@@ -10,6 +10,7 @@ from papermind.config import IngestSettings
 from papermind.errors import IngestError
 from papermind.ingest import parse_bytes, parse_file
 from tests.ingest.pdf_factory import (
+    accented_name_pdf,
     encrypted_pdf,
     hidden_text_pdf,
     image_only_pdf,
@@ -79,6 +80,8 @@ def test_hidden_text_is_flagged_and_kept_out_of_the_flow(tmp_path: Path) -> None
     assert by_text[hidden["tiny"]].reason == "font 1.0 pt"
     assert by_text[hidden["offpage"]].reason == "outside the page box"
     assert by_text[hidden["clipped"]].reason.startswith("clipped away")
+    assert by_text[hidden["white"]].severity == by_text[hidden["tiny"]].severity == "high"
+    assert by_text[hidden["offpage"]].severity == "medium"
     assert all(f.kind == "hidden_text" and f.page == 1 for f in paper.findings)
     flow = " ".join(line.text for line in paper.lines())
     assert "Visible line 6" in flow and "final visible sentence" in flow
@@ -124,3 +127,9 @@ def test_pdf_detected_by_content_not_name(tmp_path: Path) -> None:
     two_column_pdf(path)
     paper = parse_bytes(path.read_bytes(), "upload.bin")
     assert paper.source_type == "pdf" and paper.source_name == "upload.bin"
+
+
+def test_spacing_accents_drawn_apart_compose_with_their_letters(tmp_path: Path) -> None:
+    path = tmp_path / "accents.pdf"
+    accented_name_pdf(path)
+    assert parse_file(path).pages[0].lines[0].text == "Zoltán Gyöngyi"

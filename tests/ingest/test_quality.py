@@ -9,6 +9,7 @@ import pytest
 from papermind.domain.paper import Paper
 from papermind.ingest import parse_file
 from papermind.ingest import quality as q
+from papermind.ingest.tex_tables import cell_matches, tex_tables
 from tests.conftest import SHARED_DATA
 
 PDFS = SHARED_DATA / "pdfs"
@@ -38,7 +39,9 @@ def test_titles_exact_on_gold(parsed: dict[Path, Paper]) -> None:
     gold = q.gold_titles(PDFS / "science_parse")
     assert len(gold) >= 15
     hits = sum(q.fold(parsed[pdf].title) == q.fold(title) for pdf, title in gold.items())
-    assert hits / len(gold) >= 0.90, f"{hits}/{len(gold)}"
+    assert hits / len(gold) >= 0.94, f"{hits}/{len(gold)}"  # 18/19; the miss is the gold's '?:'
+    authors = {pdf.name: parsed[pdf].authors for pdf in gold}
+    assert authors["pedersen04.pdf"][0] == "Zoltán Gyöngyi"
 
 
 def _latex_papers(parsed: dict[Path, Paper]) -> list[tuple[Paper, str, list[tuple[str, str]]]]:
@@ -49,6 +52,53 @@ def _latex_papers(parsed: dict[Path, Paper]) -> list[tuple[Paper, str, list[tupl
         out.append((parsed[folder / f"{folder.name}.pdf"], tex, entries))
     assert out
     return out
+
+
+def test_latex_titles_exact(parsed: dict[Path, Paper]) -> None:
+    papers = _latex_papers(parsed)
+    assert all(q.fold(paper.title) == q.fold(q.tex_title(tex)) for paper, tex, _ in papers)
+    assert all(not paper.authors for paper, _, _ in papers)  # anonymous: no title line as author
+
+
+def test_mapreduce_outline_has_its_real_sections(parsed: dict[Path, Paper]) -> None:
+    paper = parsed[PDFS / "science_parse" / "map-reduce.pdf"]
+    numbered = [s.number for s in paper.sections if s.number]
+    assert numbered == ["1", "2", "2.1", "2.2", "2.3", "3", "3.1", "3.2", "3.3", "3.4", "3.5", "3.6",
+                        "4", *[f"4.{i}" for i in range(1, 10)], "5", *[f"5.{i}" for i in range(1, 6)],
+                        "6", "6.1", "7", "8"]
+    assert all(f.severity == "low" for f in paper.findings)  # white duplicate axis labels
+
+
+def test_no_sentence_fragment_section_titles_on_science_parse(parsed: dict[Path, Paper]) -> None:
+    fragments = [t for path, paper in parsed.items() if path.parent.name == "science_parse"
+                 for t in q.fragment_sections(paper)]
+    assert fragments == []
+
+
+def test_tables_as_cells_match_the_latex_tabulars(parsed: dict[Path, Paper]) -> None:
+    matched = found = gold = exact = 0
+    papers = _latex_papers(parsed)
+    for paper, tex, _ in papers:
+        tables = tex_tables(tex)
+        exact += len(paper.tables) == len(tables)
+        for k, rows in enumerate(tables, start=1):
+            table = next((t for t in paper.tables if t.number == str(k)), None)
+            m, f, g = cell_matches([[c.text for c in r] for r in table.rows] if table else [], rows)
+            matched, found, gold = matched + m, found + f, gold + g
+    f1 = 2 * matched / (found + gold)
+    assert f1 >= 0.90, f"cell F1 {f1:.3f}"
+    assert exact / len(papers) >= 0.90
+
+
+def test_numbered_display_equations_found(parsed: dict[Path, Paper]) -> None:
+    found = gold = 0
+    for paper, tex, _ in _latex_papers(parsed):
+        want = {str(k) for k in range(1, q.tex_equation_count(tex) + 1)}
+        found += len(want & {e.label for e in paper.equations if e.label})
+        gold += len(want)
+    assert gold >= 30 and found / gold >= 0.95, f"{found}/{gold}"
+    refs = [r for paper in parsed.values() for r in paper.equation_refs]
+    assert len(refs) >= 50 and sum(r.equation_id is not None for r in refs) / len(refs) >= 0.90
 
 
 def test_sections_found_with_right_level(parsed: dict[Path, Paper]) -> None:
@@ -76,10 +126,10 @@ def test_cite_occurrences_resolved_to_the_right_entry(parsed: dict[Path, Paper])
     assert correct / total >= 0.90, f"{correct}/{total}"
 
 
-def test_reference_string_fields_do_not_regress() -> None:
+def test_reference_string_fields_reach_the_target() -> None:
     path = SHARED_DATA / "reference_strings" / "tagged_references_dev.txt"
     if not path.exists():
         pytest.skip(f"shared data not found at {path}")
     authors, titles, n = q.score_reference_strings(path)
     assert n >= 200
-    assert authors >= 0.78 and titles >= 0.75  # measured 0.83 / 0.80; see bench/ingest_quality.py
+    assert authors >= 0.92 and titles >= 0.92  # measured 0.968 / 0.924 (were 0.832 / 0.800)

@@ -47,3 +47,27 @@ def test_surnames() -> None:
     assert surname("Jurica Šprem") == "sprem"
     assert split_names("A. Cau, R. Kuiper, and W.-P. de Roever") == [
         "A. Cau", "R. Kuiper", "W.-P. de Roever"]
+
+
+def test_author_lists_read_name_by_name_in_every_style() -> None:
+    cases = {
+        "Ancona, D., and Zucca, E. An algebraic approach to mixins and modularity. In Proc. ALP, 1996.":
+            (["Ancona, D.", "Zucca, E."], "An algebraic approach to mixins and modularity"),
+        "Feferman, S., Transfinite Recursive Progressions of Axiomatic Theories, J. Symbolic Logic, 27 (1962).":
+            (["Feferman, S."], "Transfinite Recursive Progressions of Axiomatic Theories"),
+        "R. Chandra, S. Devine, M. Rosenblum, Scheduling and Page Migration for Servers. Proc. ASPLOS, 1994.":
+            (["R. Chandra", "S. Devine", "M. Rosenblum"], "Scheduling and Page Migration for Servers"),
+        "Shaojie Bai, V. Koltun, and J. Z. Kolter. Multiscale deep equilibrium models. In NeurIPS, 2020.":
+            (["Shaojie Bai", "V. Koltun", "J. Z. Kolter"], "Multiscale deep equilibrium models"),
+        "J. E. Hu, Yelong Shen, and Weizhu Chen. LoRA: Low-rank adaptation. In ICLR, 2022.":
+            (["J. E. Hu", "Yelong Shen", "Weizhu Chen"], "LoRA: Low-rank adaptation"),
+        "F. Jahanian and Al Mok. Safety analysis of timing properties. IEEE TSE, 12(9), 1986.":
+            (["F. Jahanian", "Al Mok"], "Safety analysis of timing properties"),
+        "Etzioni, O. and Weld, D. (1994) A Softbot-based Interface to the Internet, Comm. of the ACM, 37(7).":
+            (["Etzioni, O.", "Weld, D."], "A Softbot-based Interface to the Internet"),
+    }
+    for raw, (authors, title) in cases.items():
+        parsed = parse_entry(raw)
+        assert (parsed.authors, parsed.title) == (authors, title), raw
+    editors = parse_entry("Mark Keane, Padraig Cunningham, and Ruth Byrne, editors. Proc. AICS. 1994.")
+    assert editors.authors == []  # editors are not authors

@@ -93,12 +93,16 @@ def print_paper(console: Console, paper: Paper, record: PaperRecord | None = Non
     _print_findings(console, paper)
 
 
+_SEVERITY_COLOUR = {"high": "bold red", "medium": "yellow", "low": "dim"}
+
+
 def _print_findings(console: Console, paper: Paper) -> None:
     if paper.findings:
         console.print(f"\n[bold yellow]Findings ({len(paper.findings)})[/]")
         for finding in paper.findings:
             text = finding.text if len(finding.text) <= 160 else finding.text[:157] + "..."
-            console.print(f"  [yellow]{escape(finding.kind)}[/] p. {finding.page}: "
+            colour = _SEVERITY_COLOUR[finding.severity]
+            console.print(f"  [{colour}]{escape(finding.kind)} ({finding.severity})[/] p. {finding.page}: "
                           f"{escape(repr(text))} [dim]({escape(finding.reason)})[/]")
     for warning in paper.warnings:
         console.print(f"[dim]note: {escape(warning)}[/]")

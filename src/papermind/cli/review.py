@@ -76,8 +76,9 @@ def _print_summary(console: Console, run: ReviewRun) -> None:
     if r.demo_quality:
         console.print("[yellow]demo quality: bundled local model[/]")
     for finding in r.findings:
-        console.print(f"[red]hidden text[/] p. {finding.page}: {finding.text!r} ({finding.reason})",
-                      highlight=False)
+        colour = {"high": "red", "medium": "yellow"}.get(finding.severity, "dim")
+        console.print(f"[{colour}]hidden text ({finding.severity})[/] p. {finding.page}: "
+                      f"{finding.text!r} ({finding.reason})", highlight=False)
     console.print(f"[bold]{r.title or r.paper_id}[/]: [bold]{r.recommendation}[/] "
                   f"(confidence {r.recommendation_confidence:.2f}, {r.rounds} round(s))",
                   highlight=False)

@@ -16,6 +16,7 @@ SectionKind = Literal[
     "discussion", "conclusion", "references", "appendix", "acknowledgements", "other",
 ]
 SourceType = Literal["pdf", "txt", "md"]
+Severity = Literal["low", "medium", "high"]
 
 
 class Line(Frozen):
@@ -91,11 +92,45 @@ class Equation(Block):
     label: str | None = Field(default=None, description="equation number as printed, e.g. '3'")
 
 
+class EquationRef(Frozen):
+    """An in-text reference to a numbered equation ('Eq. 3', 'Equation (3)')."""
+
+    marker: str = Field(description="as printed, e.g. 'Eq. (3)'")
+    label: str = Field(description="the equation number referred to")
+    page: int
+    line: int
+    equation_id: str | None = Field(default=None, description="id of the equation; None if not found")
+
+
 class Caption(Block):
     """A table or figure caption."""
 
     kind: Literal["figure", "table"]
     label: str | None = Field(default=None, description="number as printed, e.g. '2' for 'Table 2'")
+
+
+class TableCell(Frozen):
+    """One table cell as printed, with its box (a cell spanning columns is one cell)."""
+
+    text: str
+    box: Box | None = None
+    column: int = Field(default=0, description="0-based column of the cell's left edge")
+
+
+class Table(Frozen):
+    """A table of a born-digital PDF: rows of cells found from its caption and word alignment.
+
+    The table's lines stay in the page's flow too (``lines``), so quotes still anchor there.
+    """
+
+    id: str = Field(description="stable id within the paper, e.g. 'tab1'")
+    number: str | None = Field(default=None, description="'2' for 'Table 2'")
+    caption: str = ""
+    page: int
+    box: Box | None = Field(default=None, description="union of the cells' boxes")
+    rows: list[list[TableCell]] = Field(default_factory=list, description="rows top to bottom")
+    header_rows: int = Field(default=0, description="leading rows that hold column labels")
+    lines: list[LineRef] = Field(default_factory=list, description="flow lines of the table body")
 
 
 class Section(Frozen):
@@ -146,6 +181,10 @@ class Finding(Frozen):
     text: str
     reason: str = Field(description="why it was flagged, e.g. 'white fill', 'font 1.0 pt'")
     box: Box | None = None
+    severity: Severity = Field(
+        default="medium",
+        description="high: instructions to a reader or model; low: labels or text that "
+                    "duplicates visible text (e.g. white axis labels in a figure); medium: other")
 
 
 class Paper(Frozen):
@@ -164,7 +203,10 @@ class Paper(Frozen):
     sections: list[Section] = Field(default_factory=list, description="all headings, document order")
     paragraphs: list[Paragraph] = Field(default_factory=list)
     equations: list[Equation] = Field(default_factory=list)
+    equation_refs: list[EquationRef] = Field(default_factory=list,
+                                             description="'Eq. 3' references, linked to equations")
     captions: list[Caption] = Field(default_factory=list)
+    tables: list[Table] = Field(default_factory=list, description="tables as rows of cells")
     references: list[Reference] = Field(default_factory=list)
     citations: list[Citation] = Field(default_factory=list)
     findings: list[Finding] = Field(default_factory=list)

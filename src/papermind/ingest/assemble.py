@@ -23,12 +23,15 @@ from papermind.domain.paper import (
 )
 from papermind.ingest.blocks import BlockDraft, split_blocks
 from papermind.ingest.citations import Resolver, find_markers
+from papermind.ingest.equation_refs import equation_refs
+from papermind.ingest.hidden_grade import severity
 from papermind.ingest.identifiers import find_identifiers
 from papermind.ingest.layout import FlowLine, LaidOutPage, RawFinding
 from papermind.ingest.metadata import front_matter, inline_abstract, venue_year
-from papermind.ingest.normalize import join_lines
+from papermind.ingest.normalize import Vocabulary, join_lines
 from papermind.ingest.references import parse_entry, split_entries, surname
 from papermind.ingest.sections import Heading, find_headings
+from papermind.ingest.tables import find_tables
 
 
 def body_font_size(lines: Sequence[FlowLine]) -> float:
@@ -124,12 +127,13 @@ def _build_references(lines: Sequence[FlowLine]) -> tuple[list[Reference], list[
     return refs, names
 
 
-def _blocks(drafts: Sequence[BlockDraft]) -> tuple[list[Paragraph], list[Equation], list[Caption]]:
+def _blocks(drafts: Sequence[BlockDraft], vocab: Vocabulary
+            ) -> tuple[list[Paragraph], list[Equation], list[Caption]]:
     paragraphs: list[Paragraph] = []
     equations: list[Equation] = []
     captions: list[Caption] = []
     for draft in drafts:
-        text, segments = join_lines(draft.lines)
+        text, segments = join_lines(draft.lines, vocab)
         if not text:
             continue
         if draft.kind == "equation":
@@ -195,6 +199,17 @@ def _own_front(pages: Sequence[LaidOutPage], reference_lines: set[int]) -> list[
     return [*(ln.text for ln in pages[0].furniture), *flow]
 
 
+def _findings(raw: Sequence[RawFinding], pages: Sequence[LaidOutPage]) -> list[Finding]:
+    visible = {p.number: [ln.text for ln in (*p.lines, *p.furniture)] for p in pages}
+    out = []
+    for f in raw:
+        grade, _ = severity(f.text, visible.get(f.page, []))
+        box = Box(page=f.page, x0=f.box[0], y0=f.box[1], x1=f.box[2], y1=f.box[3]) if f.box else None
+        out.append(Finding(kind="hidden_text", page=f.page, text=f.text, reason=f.reason,
+                           box=box, severity=grade))
+    return out
+
+
 def build_paper(pages: list[LaidOutPage], findings: Sequence[RawFinding], *, paper_id: str,
                 source_name: str, source_type: SourceType, warnings: Sequence[str] = ()) -> Paper:
     """The full Paper from pages whose flow lines are already in reading order."""
@@ -203,14 +218,16 @@ def build_paper(pages: list[LaidOutPage], findings: Sequence[RawFinding], *, pap
     body = body_font_size(flat)
     headings = find_headings(flat, body)
     first_heading = headings[0].index if headings else len(flat)
-    meta = front_matter(flat, first_heading)
+    vocab = Vocabulary.of(flat)
+    meta = front_matter(flat, first_heading, vocab)
     consumed = set(meta.title_lines) | set(meta.author_lines)
     headings = [h for h in headings if h.index not in consumed]
     sections = _sections(flat, headings)
     owner = _section_of(len(flat), headings, sections)
     ref_lines = _reference_lines(flat, headings)
-    skip = consumed | {h.index for h in headings} | set(ref_lines)
-    paragraphs, equations, captions = _blocks(split_blocks(flat, owner, skip))
+    skip = consumed | {h.index for h in headings if not h.run_in} | set(ref_lines)
+    skip |= {i for h in headings for i in h.extra}
+    paragraphs, equations, captions = _blocks(split_blocks(flat, owner, skip), vocab)
     references, names = _build_references([flat[i] for i in ref_lines])
     resolver = Resolver(references, names)
     ids = find_identifiers(_own_front(pages, set(ref_lines)))
@@ -218,10 +235,10 @@ def build_paper(pages: list[LaidOutPage], findings: Sequence[RawFinding], *, pap
         id=paper_id, source_name=source_name, source_type=source_type, title=meta.title,
         authors=meta.authors, abstract=_abstract(flat, sections, paragraphs, first_heading),
         year=venue_year(_first_page_front(pages, flat[:first_heading])), pages=domain_pages, sections=sections, paragraphs=paragraphs,
-        equations=equations, captions=captions, references=references, doi=ids.doi, arxiv=ids.arxiv,
+        equations=equations, equation_refs=equation_refs(paragraphs, equations),
+        captions=captions, tables=find_tables(pages, captions),
+        references=references, doi=ids.doi, arxiv=ids.arxiv,
         citations=_citations([*paragraphs, *captions], resolver),
-        findings=[Finding(kind="hidden_text", page=f.page, text=f.text, reason=f.reason,
-                          box=Box(page=f.page, x0=f.box[0], y0=f.box[1], x1=f.box[2], y1=f.box[3])
-                          if f.box else None) for f in findings],
+        findings=_findings(findings, pages),
         warnings=list(warnings),
     )

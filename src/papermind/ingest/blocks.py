@@ -40,6 +40,23 @@ def caption_start(text: str) -> tuple[Literal["figure", "table"], str] | None:
     return kind, match["label"]
 
 
+def _margin_label(line: FlowLine) -> bool:
+    """The line ends with '(N)' set apart by a gap, as equation numbers are, or is only that."""
+    if _EQ_LABEL.fullmatch(line.text.strip()):
+        return True
+    return len(line.pieces) >= 2 and _EQ_LABEL.fullmatch(line.pieces[-1][0].strip()) is not None
+
+
+def _math_fragment(line: FlowLine) -> bool:
+    """A short piece of a display (sub/superscript row) with no prose words."""
+    return len(line.text) <= 40 and not _prose_tokens(line.text) and not line.text.rstrip().endswith((".", ":"))
+
+
+def _prose_tokens(text: str) -> int:
+    """Standalone lower-case words ('where', 'the'), not identifiers inside math."""
+    return sum(t.isascii() and t.isalpha() and t.islower() and len(t) > 3 for t in text.split())
+
+
 def equation_label(line: FlowLine, continuing: bool = False) -> tuple[bool, str | None]:
     """Whether ``line`` reads as a display equation, and its printed number if any.
 
@@ -62,8 +79,25 @@ def equation_label(line: FlowLine, continuing: bool = False) -> tuple[bool, str 
         return ok, label_match["label"] if ok and label_match else None
     if label_match and math >= 1 and prose <= max(2, tokens // 3):
         return True, label_match["label"]
+    if label_match and _prose_tokens(body) <= 2 and _margin_label(line):
+        return True, label_match["label"]  # 't , t) (4)': the tail of a display set in pieces
     ok = math >= 2 and prose <= tokens // 4 and "=" in body and not body.rstrip().endswith(".")
     return ok, None
+
+
+def _pull_fragments(current: BlockDraft | None) -> list[FlowLine]:
+    """Math fragments ending the current paragraph from where a new block started (a
+    display's sub/superscript rows) belong to the numbered equation that follows."""
+    if current is None or current.kind != "paragraph":
+        return []
+    lines = current.lines
+    for k in range(len(lines) - 1, max(-1, len(lines) - 6), -1):
+        if not _math_fragment(lines[k]):
+            return []
+        if lines[k].starts_block:
+            pulled, current.lines = lines[k:], lines[:k]
+            return pulled
+    return []
 
 
 def split_blocks(lines: Sequence[FlowLine], section_of: Sequence[str | None],
@@ -84,7 +118,10 @@ def split_blocks(lines: Sequence[FlowLine], section_of: Sequence[str | None],
             drafts.append(current)
         elif is_eq:
             if not continuing or current is None:
-                current = BlockDraft("equation", section)
+                pulled = _pull_fragments(current) if label else []
+                if pulled and current is not None and not current.lines:
+                    drafts.remove(current)  # the 'paragraph' was only the display's top rows
+                current = BlockDraft("equation", section, lines=pulled)
                 drafts.append(current)
             current.label = label
         elif (current is None or current.kind == "equation" or line.starts_block

@@ -17,11 +17,15 @@ class FlowLine:
     size: float = 0.0
     peak: float = 0.0  # largest sampled font size (small-caps headings start bigger)
     bold: bool = False
+    font: str = ""  # font name of the line's middle character, subset prefix removed
+    lead_font: str = ""  # font name of its first character (run-in headings start bold)
     kind: str = "text"
     column: int = 0
     starts_block: bool = False
     n: int = 0
     heading_level: int = 0  # explicit markup level (Markdown '#'), 0 = none
+    # runs of text parted by gaps wider than ~1 em (table cells); empty when there is one run
+    pieces: list[tuple[str, Rect]] = field(default_factory=list)
 
     @property
     def height(self) -> float:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from papermind.ingest.layout import FlowLine
+from papermind.ingest.normalize import Vocabulary, join_lines
 
 _AFFILIATION = re.compile(
     r"@|\b(univ|universit|institut|department|dept\.?|school|college|laborator|lab\b|inc\.|"
@@ -32,6 +33,22 @@ class FrontMatter:
     author_lines: list[int] = field(default_factory=list)
 
 
+def _size(line: FlowLine) -> float:
+    # small caps: the sampled size may be the small one; a drop capital is far bigger
+    return line.peak if line.size < line.peak <= 1.5 * line.size else line.size
+
+
+def _continues_title(line: FlowLine, start: FlowLine, above: FlowLine) -> bool:
+    """Same title font as the first line (a small-caps tail may sample smaller) and close."""
+    if line.page != start.page:
+        return False
+    same = abs(_size(line) - _size(start)) <= 0.5 or (
+        bool(line.font) and line.font == start.font and _size(line) >= 0.7 * _size(start))
+    if not same or line.bold != start.bold:
+        return False
+    return not (line.box and above.box and line.box[1] - above.box[3] > line.height)
+
+
 def _title_candidates(lines: Sequence[FlowLine], limit: int) -> list[int]:
     first_page = [i for i in range(limit) if lines[i].page == lines[0].page]
     usable = [i for i in first_page if len(lines[i].text) > 3 and not _NOT_TITLE.match(lines[i].text)
@@ -40,14 +57,11 @@ def _title_candidates(lines: Sequence[FlowLine], limit: int) -> list[int]:
         return []
     if lines[usable[0]].box is None:
         return usable[:1]
-    biggest = max(lines[i].size for i in usable[:40])
-    start = next(i for i in usable[:40] if lines[i].size >= biggest - 0.3)
+    biggest = max(_size(lines[i]) for i in usable[:40])
+    start = next(i for i in usable[:40] if _size(lines[i]) >= biggest - 0.3)
     picked = [start]
-    for j in range(start + 1, min(start + 4, limit)):
-        if abs(lines[j].size - lines[start].size) > 0.3 or lines[j].page != lines[start].page:
-            break
-        box, above = lines[j].box, lines[picked[-1]].box
-        if box and above and box[1] - above[3] > lines[j].height:
+    for j in range(start + 1, min(start + 5, limit)):
+        if not _continues_title(lines[j], lines[start], lines[picked[-1]]):
             break
         picked.append(j)
     return picked
@@ -69,14 +83,15 @@ def _split_authors(text: str) -> list[str]:
     return names
 
 
-def front_matter(lines: Sequence[FlowLine], stop: int) -> FrontMatter:
+def front_matter(lines: Sequence[FlowLine], stop: int, vocab: Vocabulary | None = None) -> FrontMatter:
     """Parse title and authors among ``lines[:stop]`` (stop = first heading or abstract)."""
     meta = FrontMatter()
     if not lines:
         return meta
     limit = max(1, min(stop if stop > 0 else 30, len(lines)))
     meta.title_lines = _title_candidates(lines, limit)
-    title = " ".join(lines[i].text.lstrip("#").strip() for i in meta.title_lines)
+    title, _ = join_lines([lines[i] for i in meta.title_lines], vocab)
+    title = title.lstrip("#").strip()
     meta.title = _TITLE_MARKS.sub("", title).strip()
     start = (meta.title_lines[-1] + 1) if meta.title_lines else 0
     for i in range(start, min(limit, start + 30)):
@@ -86,7 +101,8 @@ def front_matter(lines: Sequence[FlowLine], stop: int) -> FrontMatter:
         if _AFFILIATION.search(line.text):
             meta.author_lines.append(i)
             continue
-        names = _split_authors(line.text)
+        # names set apart by wide gaps ('Ruifang Ge      Raymond J. Mooney') are parted there
+        names = _split_authors("\u2003".join(t for t, _ in line.pieces) if line.pieces else line.text)
         if names:
             meta.authors.extend(n for n in names if n not in meta.authors)
             meta.author_lines.append(i)

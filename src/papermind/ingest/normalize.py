@@ -58,17 +58,57 @@ def clean_line(text: str) -> str:
     return out
 
 
-def _dehyphenate(prev: str, nxt: str) -> bool:
+_TOKEN = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+
+
+class Vocabulary:
+    """Word forms a document uses, to decide whether a line-end hyphen belongs to the word.
+
+    'low-' + 'dimensional' keeps its hyphen where the paper writes 'low-dimensional'
+    elsewhere; 'bal-' + 'ancing' joins where it writes 'balancing'.
+    """
+
+    def __init__(self, words: set[str] | None = None) -> None:
+        self.words = words or set()
+
+    @classmethod
+    def of(cls, lines: Sequence[FlowLine]) -> Vocabulary:
+        words: set[str] = set()
+        for line in lines:
+            tokens = _TOKEN.findall(line.text)
+            if tokens and line.text.endswith("-"):
+                tokens = tokens[:-1]  # the split word's first half
+            words.update(t.casefold() for t in tokens[1:])  # first token may be a second half
+        return cls(words)
+
+    def prefers(self, joined: str, hyphenated: str) -> bool | None:
+        """True: join, False: keep the hyphen, None: the document does not say."""
+        has_joined, has_hyphen = joined.casefold() in self.words, hyphenated.casefold() in self.words
+        return None if has_joined == has_hyphen else has_joined
+
+
+def _dehyphenate(prev: str, nxt: str, vocab: Vocabulary | None = None) -> bool:
     """True when ``prev`` ends with a hyphen that only split a word across lines."""
-    if len(prev) < 3 or not prev.endswith("-") or not prev[-2].isalpha():
-        return False
-    if not nxt or not nxt[0].islower():
+    if len(prev) < 3 or not prev.endswith("-") or not prev[-2].isalpha() or not nxt:
         return False
     last_word = prev.rsplit(" ", 1)[-1]
+    head = _TOKEN.findall(last_word)
+    tail = _TOKEN.match(nxt)
+    if vocab is not None and head and tail:
+        verdict = vocab.prefers(head[-1] + tail.group(), f"{head[-1]}-{tail.group()}")
+        if verdict is not None:
+            return verdict
+    if not nxt[0].islower() or (tail and "-" in tail.group()):
+        return False  # 'English-' + 'to-German' is one compound
     return last_word.count("-") == 1  # 'state-of-the-' + 'art' keeps its hyphen
 
 
-def join_lines(lines: Sequence[FlowLine]) -> tuple[str, list[Segment]]:
+def _compound_break(prev: str, nxt: str) -> bool:
+    """'low-' + 'dimensional': a compound's own hyphen at the line end, no space after it."""
+    return len(prev) >= 2 and prev.endswith("-") and prev[-2].isalpha() and nxt[:1].isalpha()
+
+
+def join_lines(lines: Sequence[FlowLine], vocab: Vocabulary | None = None) -> tuple[str, list[Segment]]:
     """Block text and its exact offset map; line-end hyphens of split words are removed."""
     parts: list[str] = []
     segments: list[Segment] = []
@@ -79,14 +119,15 @@ def join_lines(lines: Sequence[FlowLine]) -> tuple[str, list[Segment]]:
             continue
         end = len(text)
         nxt = lines[i + 1].text if i + 1 < len(lines) else ""
-        joined = _dehyphenate(text, nxt)
+        joined = _dehyphenate(text, nxt, vocab)
+        glued = not joined and _compound_break(text, nxt)
         if joined:
             end -= 1
         segments.append(Segment(start=pos, end=pos + end, page=line.page, line=line.n,
                                 line_start=0, line_end=end))
         parts.append(text[:end])
         pos += end
-        if i + 1 < len(lines) and not joined:
+        if i + 1 < len(lines) and not (joined or glued):
             parts.append(" ")
             pos += 1
     return "".join(parts).rstrip(), segments

@@ -17,6 +17,7 @@ from pathlib import Path
 from rapidfuzz import fuzz
 
 from papermind.domain.paper import Paper
+from papermind.ingest.outline import fragment_title
 from papermind.ingest.references import parse_entry
 
 
@@ -115,6 +116,26 @@ def score_citations(paper: Paper, entries: list[tuple[str, str]], cited: Counter
         resolved.update(to_bib[k] for k in citation.reference_keys if k in to_bib)
     correct = sum(min(n, resolved[key]) for key, n in cited.items())
     return correct, sum(cited.values())
+
+
+_TEX_TITLE = re.compile(r"\\title\{((?:[^{}]|\{[^{}]*\})*)\}")
+
+
+def tex_title(tex: str) -> str:
+    """The ``\\title{}`` of a LaTeX source, markup removed."""
+    match = _TEX_TITLE.search(tex)
+    return _strip_tex(match.group(1).replace("\\\\", " ")) if match else ""
+
+
+def tex_equation_count(tex: str) -> int:
+    """Numbered display equations of a LaTeX body (``equation`` environments, not starred)."""
+    body = re.sub(r"(?<!\\)%.*", "", tex.split("\\begin{document}", 1)[-1])
+    return len(re.findall(r"\\begin\{equation\}", body))
+
+
+def fragment_sections(paper: Paper) -> list[str]:
+    """Section titles that read as cut pieces of sentences."""
+    return [s.title for s in paper.sections if s.number and fragment_title(s.title)]
 
 
 def pages_with_lines(paper: Paper) -> tuple[int, int]:

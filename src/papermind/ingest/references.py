@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from papermind.ingest.layout import FlowLine
+from papermind.ingest.ref_authors import scan_authors
 
 _BRACKET = re.compile(r"^\s*\[(\d{1,3})\]\s*")
 _DOTTED = re.compile(r"^\s*(\d{1,3})\.\s+(?=\S)")
@@ -129,7 +130,37 @@ def parse_entry(raw: str) -> ParsedReference:
     return ref
 
 
+_VENUE_CUE = re.compile(
+    r",\s*(?=(?:in\b|In\b|Proc|J\.|Journal|IEEE|ACM|Technical|Tech\.|Ph\.\s?D|PhD|Masters?|MIT\b|"
+    r"Springer|Addison|Lecture|Preprint|preprint|pp\.|vol|Vol|Comm|Department|Dept|Univ|paper|"
+    r"Transactions|Trans\.|Workshop|Conference|Symposium|Int|Report|Information|Artificial|"
+    r"Machine|Morgan|Academic|Prentice|Elsevier|Kluwer|Wiley|Cambridge|Oxford|North|[A-Z][a-z]+ Press|"
+    r"\d|Ann\.|SIAM|Math|Computer|Computing|Science|Software|Data|Neural|Theor|Commun|Amer))")
+
+
+def _scanned_fields(text: str, ref: ParsedReference) -> bool:
+    """Fields when the author list reads name by name; False when it does not."""
+    scan = scan_authors(text)
+    if not scan.names or scan.end == 0:
+        return False
+    tail = re.sub(r"^\s*\(?(?:19|20)\d\d[a-z]?\)?[.,:]?\s*", "", text[scan.end:]).strip()
+    quoted = _QUOTED.match(tail) or re.match(r"``(.{6,}?)''", tail)
+    if quoted:
+        title, rest = quoted.group(1), tail[quoted.end():]
+    else:
+        title, _, rest = _sentence(tail)
+        if (cue := _VENUE_CUE.search(title)) is not None:  # 'Title, Comm. of the ACM, 37(7)'
+            title, rest = title[:cue.start()], title[cue.end():] + rest
+    ref.authors = [] if scan.editors else scan.names
+    ref.title = title.strip(" ,.;`'") or None
+    venue = re.sub(r"^(in|In)[:\s]+", "", rest.strip(" ,.;"))
+    ref.venue = _YEAR.sub("", venue).strip(" ,.;()")[:200] or None
+    return True
+
+
 def _split_fields(text: str, ref: ParsedReference) -> None:
+    if _scanned_fields(text, ref):
+        return
     quoted = _QUOTED.search(text)
     paren = _PAREN_YEAR.search(text)
     if quoted:

@@ -4,10 +4,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from papermind.domain.paper import SectionKind
 from papermind.ingest.layout import FlowLine
+from papermind.ingest.outline import (
+    FontEvidence,
+    continues,
+    continues_letter,
+    font_evidence,
+    fragment_title,
+    parse_number,
+    wrapped_continuation,
+)
 
 _NUMBERED = re.compile(
     r"^(?P<num>(?:\d{1,2}|[A-H])(?:\.\d{1,2}){0,3})(?:\.|:)?\s+(?P<title>[A-Z\u00C0-\u024F(\"'].*)$"
@@ -61,6 +70,9 @@ class Heading:
     number: str | None
     level: int
     kind: SectionKind
+    run_in: bool = False  # the line goes on with body text after the title
+    extra: list[int] = field(default_factory=list)  # flow indices of wrapped title lines
+    checked: bool = False  # numbering already checked (IEEE roman/letter sequence)
 
 
 def section_kind(title: str) -> SectionKind:
@@ -74,33 +86,46 @@ def section_kind(title: str) -> SectionKind:
 
 def _plausible_title(title: str) -> bool:
     words = title.split()
-    if not words or len(words) > 14 or len(title) > 110:
+    if not words or len(words) > 14 or len(title) > 110 or fragment_title(title):
         return False
-    if title.endswith((",", ";", "-")) or sum(ch.isalpha() for ch in title) < 0.6 * len(title.replace(" ", "")):
+    if sum(ch.isalpha() for ch in title) < 0.6 * len(title.replace(" ", "")):
         return False
     return not re.search(r"\b(19|20)\d\d\b.*\d", title)
 
 
-def _emphasised(line: FlowLine, body_size: float) -> bool:
-    if line.box is None:
-        return True  # plain text: layout cues are absent, rely on the pattern alone
-    return line.bold or max(line.size, line.peak) > body_size + 0.6
+_RUN_IN = re.compile(r"^(?P<title>[^.]{3,80}?[a-zA-Z)])\.\s+(?P<rest>[A-Z][a-z].{8,})$")
 
 
-def classify(line: FlowLine, body_size: float, in_appendix: bool) -> Heading | None:
+def _run_in(title: str) -> tuple[str, bool]:
+    """'Preprocessing the Input. We say that ...' -> ('Preprocessing the Input', True)."""
+    match = _RUN_IN.match(title)
+    return (match["title"], True) if match and len(match["title"].split()) <= 10 else (title, False)
+
+
+_MINOR = {"a", "an", "the", "of", "and", "or", "to", "in", "for", "with", "by", "on", "at", "from", "via"}
+
+
+def _title_case(title: str) -> bool:
+    """'Preprocessing the Input Instance': every word but the minor ones capitalised."""
+    words = [w for w in title.split() if w.lower() not in _MINOR]
+    return len(words) >= 2 and all(w[0].isupper() for w in words)
+
+
+def classify(line: FlowLine, evidence: FontEvidence, in_appendix: bool) -> Heading | None:
     """A Heading when ``line`` reads as one; index is filled in by the caller."""
     text = line.text.strip()
     if line.heading_level:
         return _markup_heading(text.lstrip("#").strip(), line.heading_level)
     bare = text.rstrip(":.").strip()
-    if bare.lower() in _UNNUMBERED and (_emphasised(line, body_size) or bare.isupper()):
+    if bare.lower() in _UNNUMBERED and (evidence.emphasised(line) or bare.isupper()):
         return Heading(0, bare, None, 1, section_kind(bare))
     match = _NUMBERED.match(text)
     if not match:
         return None
-    number, title = match["num"], match["title"].strip()
+    number, (title, run_in) = match["num"], _run_in(match["title"].strip())
     small_caps = title.isupper() and sum(ch.isalpha() for ch in title) >= 3
-    if not (_emphasised(line, body_size) or small_caps):
+    lead = run_in and (evidence.lead_emphasised(line) or _title_case(title))
+    if not (evidence.emphasised(line) or small_caps or lead):
         return None
     if number[0].isalpha() and not (in_appendix or title.isupper() or line.bold):
         return None
@@ -109,23 +134,23 @@ def classify(line: FlowLine, body_size: float, in_appendix: bool) -> Heading | N
     if number[0].isdigit() and int(number.split(".")[0]) > 30:
         return None
     level = number.count(".") + 1
-    return Heading(0, title.rstrip("."), number, level, section_kind(title))
+    return Heading(0, title.rstrip("."), number, level, section_kind(title), run_in=run_in)
 
 
-def _ieee(line: FlowLine, body_size: float, state: _IeeeState) -> Heading | None:
+def _ieee(line: FlowLine, evidence: FontEvidence, state: _IeeeState) -> Heading | None:
     """Roman-numbered sections must count up from I; lettered subsections from A."""
     text = line.text.strip()
     if (match := _ROMAN.match(text)) and _roman(match["num"]) == state.last_roman + 1:
         title = match["title"].strip()
-        if _plausible_title(title) and (_emphasised(line, body_size) or title.isupper()):
+        if _plausible_title(title) and (evidence.emphasised(line) or title.isupper()):
             state.last_roman, state.next_letter = state.last_roman + 1, "A"
-            return Heading(0, title, match["num"], 1, section_kind(title))
+            return Heading(0, title, match["num"], 1, section_kind(title), checked=True)
     match = _LETTER.match(text)
-    if match and state.next_letter == match["num"] and line.size >= body_size - 0.5:
+    if match and state.next_letter == match["num"] and line.size >= evidence.body_size - 0.5:
         title = match["title"].strip()
         if _plausible_title(title) and not title.endswith("."):
             state.next_letter = chr(ord(match["num"]) + 1)
-            return Heading(0, title, match["num"], 2, section_kind(title))
+            return Heading(0, title, match["num"], 2, section_kind(title), checked=True)
     return None
 
 
@@ -147,32 +172,88 @@ def _shares_row(lines: Sequence[FlowLine], i: int) -> bool:
     return False
 
 
+@dataclass(slots=True)
+class _Outline:
+    """Numbering seen so far: digits, the last letter heading, the appendix flag."""
+
+    evidence: FontEvidence
+    last: tuple[int, ...] = ()
+    letter: str | None = None
+    in_appendix: bool = False
+    ieee: _IeeeState = field(default_factory=_IeeeState)
+
+    def accepts(self, heading: Heading, line: FlowLine) -> bool:
+        """Numbering continues the outline and the font fits the level; updates the state."""
+        if heading.checked or not heading.number or line.heading_level:
+            return True
+        if not self.evidence.fits_level(line, heading.level):
+            return False
+        num = parse_number(heading.number)
+        if num is None:
+            if (self.ieee.last_roman and not self.in_appendix) or not continues_letter(
+                    self.letter, heading.number):
+                return False
+            self.letter = heading.number[0]
+        elif not continues(self.last, num) or (self.in_appendix and not self.last):
+            return False
+        else:
+            self.last = num
+        self.evidence.record(line, heading.level)
+        return True
+
+
+def _candidate(lines: Sequence[FlowLine], i: int, outline: _Outline) -> Heading | None:
+    """The heading at line ``i``, trying a two-line (wrapped) title first."""
+    line = lines[i]
+    if wrapped_continuation(lines, i, outline.evidence) and classify(
+            lines[i + 1], outline.evidence, outline.in_appendix) is None:
+        joined = FlowLine(page=line.page, text=f"{line.text} {lines[i + 1].text}", box=line.box,
+                          size=line.size, peak=line.peak, bold=line.bold)
+        heading = _single(joined, outline)
+        if heading is not None:
+            heading.extra = [i + 1]
+            return heading
+    heading = _single(line, outline)
+    if heading and heading.number and not heading.run_in and _list_item(lines, i, outline.evidence):
+        return None
+    return heading
+
+
+def _single(line: FlowLine, outline: _Outline) -> Heading | None:
+    heading = _ieee(line, outline.evidence, outline.ieee) if line.box is not None else None
+    return heading or classify(line, outline.evidence, outline.in_appendix)
+
+
+def _list_item(lines: Sequence[FlowLine], i: int, evidence: FontEvidence) -> bool:
+    """A numbered line in body font whose sentence runs on into the next line."""
+    line, nxt = lines[i], lines[i + 1] if i + 1 < len(lines) else None
+    if nxt is None or line.box is None or nxt.starts_block or not nxt.text[:1].islower():
+        return False
+    return evidence.body_like(line) and evidence.body_like(nxt)
+
+
 def find_headings(lines: Sequence[FlowLine], body_size: float,
                   skip: set[int] | None = None) -> list[Heading]:
-    """Headings in document order; numbered ones must not go backwards at their level."""
+    """Headings in document order; numbered ones must continue the outline's numbering."""
     found: list[Heading] = []
-    in_appendix = False
-    last_top = 0
-    ieee = _IeeeState()
+    outline = _Outline(font_evidence(lines, body_size))
+    taken: set[int] = set()
     for i, line in enumerate(lines):
-        if skip and i in skip:
+        if (skip and i in skip) or i in taken:
             continue
         if line.box is None and not line.heading_level and (
                 not line.starts_block or len(line.text) > 90):
             continue
         if _shares_row(lines, i):
             continue
-        heading = _ieee(line, body_size, ieee) if line.box is not None else None
-        heading = heading or classify(line, body_size, in_appendix)
-        if heading is None or (heading.number and heading.number[0].isalpha() and not ieee.last_roman
-                               and not (in_appendix or last_top > 0)):
+        heading = _candidate(lines, i, outline)
+        if heading is None or not outline.accepts(heading, line):
             continue
-        if heading.number and heading.number[0].isdigit() and not line.heading_level:
-            top = int(heading.number.split(".")[0])
-            if top < last_top or top > last_top + 2:
-                continue
-            last_top = top
+        if heading.kind == "abstract" and not outline.in_appendix:
+            found = [h for h in found if not h.number]  # numbered lines above the abstract
+            outline.last, outline.letter = (), None
         heading.index = i
-        in_appendix = in_appendix or heading.kind in ("references", "appendix")
+        taken.update(heading.extra)
+        outline.in_appendix = outline.in_appendix or heading.kind in ("references", "appendix")
         found.append(heading)
     return found

@@ -1,0 +1,122 @@
+"""Numbers that agree, for a parsed Paper: every paragraph sentence against the paper's tables.
+
+``number_findings(paper)`` returns the disagreements, each with both anchors: the sentence
+(page and lines) and the table cell (table, row, column, box).
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import Field
+
+from papermind.domain.anchor import Anchor
+from papermind.domain.base import Frozen
+from papermind.domain.paper import Paper, Paragraph, Table
+from papermind.grounding.table_numbers import (
+    CellView,
+    NumberCheck,
+    TableView,
+    cell_values,
+    check_sentence,
+)
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
+_TABLE_REF = re.compile(r"\b(?:table|tab\.)\s*(\d+)", re.IGNORECASE)
+
+
+class NumberFinding(Frozen):
+    """A stated number and the table cell it was read against, with both anchors."""
+
+    check: NumberCheck
+    sentence: str
+    sentence_anchor: Anchor = Field(description="where the sentence stating the number is")
+    cell_anchor: Anchor | None = Field(default=None, description="where the table cell is")
+
+
+def table_view(table: Table) -> TableView:
+    """The check's view of a parsed table: numeric cells, row labels, header labels."""
+    view = TableView(id=table.id, number=table.number)
+    for r, row in enumerate(table.rows):
+        for cell in row:
+            values = cell_values(cell.text) if r >= table.header_rows else []
+            view.cells.append(CellView(row=r, column=cell.column, text=cell.text, values=values, box=cell.box))
+        labels = [c.text for c in row if not cell_values(c.text)]
+        if r >= table.header_rows and labels:
+            view.row_labels[r] = labels
+    columns = sorted({c.column for row in table.rows for c in row})
+    for row in table.rows[:table.header_rows]:
+        starts = [c.column for c in row]
+        for k, cell in enumerate(row):
+            end = starts[k + 1] if k + 1 < len(starts) else max(columns, default=0) + 1
+            for column in range(cell.column, end):
+                view.column_labels.setdefault(column, []).append(cell.text)
+    return view
+
+
+def sentences(text: str) -> list[tuple[int, str]]:
+    """(offset, sentence) pieces of a paragraph."""
+    out, start = [], 0
+    for match in _SENTENCE_END.finditer(text):
+        out.append((start, text[start:match.start()]))
+        start = match.end()
+    out.append((start, text[start:]))
+    return [(o, s) for o, s in out if s.strip()]
+
+
+def _anchor(paper: Paper, paragraph: Paragraph, start: int, end: int) -> Anchor:
+    segs = [s for s in paragraph.segments if s.start < end and s.end > start] or paragraph.segments[:1]
+    boxes = [b for s in segs if (b := paper.page(s.page).line(s.line).box) is not None]
+    last = segs[-1]
+    return Anchor(paper_id=paper.id, page=segs[0].page, line_start=segs[0].line, line_end=last.line,
+                  page_end=last.page if last.page != segs[0].page else None, boxes=boxes)
+
+
+def _cell_anchor(paper: Paper, check: NumberCheck) -> Anchor | None:
+    if check.cell is None or check.cell.box is None:
+        return None
+    box = check.cell.box
+    lines = [ln.n for ln in paper.page(box.page).lines if ln.box and ln.box.y0 <= box.y1 and ln.box.y1 >= box.y0
+             and ln.box.x0 <= box.x1 and ln.box.x1 >= box.x0]
+    return Anchor(paper_id=paper.id, page=box.page, line_start=min(lines, default=1),
+                  line_end=max(lines, default=1), boxes=[box])
+
+
+def sentence_contexts(paper: Paper) -> list[tuple[Paragraph, list[TableView], bool]]:
+    """Body paragraphs with the tables their numbers are read against (those the paragraph
+    names, else all) and whether it named them."""
+    views = {t.number: table_view(t) for t in paper.tables}
+    if not views:
+        return []
+    table_lines = {(ref.page, ref.line) for t in paper.tables for ref in t.lines}
+    out = []
+    for paragraph in paper.paragraphs:
+        if paragraph.first and (paragraph.first.page, paragraph.first.line) in table_lines:
+            continue  # the table's own lines
+        named = [views[n] for n in dict.fromkeys(_TABLE_REF.findall(paragraph.text)) if n in views]
+        out.append((paragraph, named or list(views.values()), bool(named)))
+    return out
+
+
+def paper_checks(paper: Paper) -> list[tuple[Paragraph, int, str, list[NumberCheck]]]:
+    """(paragraph, sentence offset, sentence, checks) for every sentence with a checked number."""
+    out = []
+    for paragraph, tables, named in sentence_contexts(paper):
+        for offset, sentence in sentences(paragraph.text):
+            if checks := check_sentence(sentence, tables, named=named):
+                out.append((paragraph, offset, sentence, checks))
+    return out
+
+
+def number_findings(paper: Paper) -> list[NumberFinding]:
+    """Numbers stated in the text that no cell of the table they are about holds."""
+    findings = []
+    for paragraph, offset, sentence, checks in paper_checks(paper):
+        for check in checks:
+            if check.verdict == "disagrees":
+                at = offset + check.start
+                findings.append(NumberFinding(
+                    check=check, sentence=sentence,
+                    sentence_anchor=_anchor(paper, paragraph, at, at + len(check.stated)),
+                    cell_anchor=_cell_anchor(paper, check)))
+    return findings
