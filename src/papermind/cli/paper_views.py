@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from papermind.domain import Paper
-from papermind.library.papers import PaperRecord
-from papermind.services.library import AddResult, StoredPaper
+if TYPE_CHECKING:  # the domain (pydantic) loads when a command runs, not for --help
+    from papermind.domain import Paper
+    from papermind.library.papers import PaperRecord
+    from papermind.services.library import AddResult, StoredPaper
 
 STATUS_STYLE = {"added": "green", "exists": "cyan", "failed": "bold red"}
 ID_CHARS = 12

@@ -5,17 +5,20 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from papermind.cli import paper_views as views
 from papermind.cli.context import container, state, wants_json
 from papermind.cli.options import JsonFlag
 from papermind.errors import InputError
-from papermind.services.library import AddResult, ProgressHook
+
+if TYPE_CHECKING:  # the library stack loads when a command runs, not for --help
+    from rich.progress import Progress
+
+    from papermind.services.library import AddResult, ProgressHook
 
 
 def parse(
@@ -115,6 +118,8 @@ def _failure_summary(results: list[AddResult], failed: list[AddResult]) -> str:
 @contextmanager
 def _progress(console: Console) -> Iterator[ProgressHook]:
     """A progress bar on stderr for batches of more than one file (terminals only)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     bar: Progress | None = None
     task = None
 

@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING
 from papermind.config import Settings
 from papermind.db import Database
 from papermind.domain import Paper
-from papermind.grounding import GroundingEngine
 from papermind.library.papers import PaperRepository
 from papermind.services.library import FileParser, Indexer, LibraryService
 
 if TYPE_CHECKING:
     from types import TracebackType
 
+    from papermind.grounding import GroundingEngine
     from papermind.library.search import SearchIndex
     from papermind.llm import Gateway
     from papermind.services.search import SearchService
@@ -69,6 +69,8 @@ class Container:
     @cached_property
     def grounder(self) -> GroundingEngine:
         """The grounding engine every workflow uses (keeps recent papers indexed)."""
+        from papermind.grounding import GroundingEngine  # asyncio and friends: not for `list`
+
         return GroundingEngine()
 
     @cached_property
