@@ -60,20 +60,42 @@ class SearchIndex:
         """Chunk texts embedded by this index so far (cache misses)."""
 
     # -- indexing ---------------------------------------------------------------------
-    def index_paper(self, paper: Paper) -> None:
-        """(Re)index one paper; only chunk texts never embedded before are embedded."""
-        chunks, bodies = self._prepare(paper)
+    def index_paper(self, paper: Paper, *, embed: bool = True) -> None:
+        """(Re)index one paper; only chunk texts never embedded before are embedded.
+
+        With ``embed=False`` only the chunk rows are written (BM25 finds them at once) and
+        dense search covers them once ``embed_pending`` has given them vectors.
+        """
+        chunks, bodies = self._prepare(paper) if embed else self._chunks(paper)
         self.store.replace_paper(paper.id, chunks, bodies)
 
-    def prepare_paper(self, paper: Paper) -> None:
-        """Embed ``paper``'s chunks ahead of ``index_paper``, outside the library's write
-        transaction, so the lock is held only for the quick row writes."""
-        self._prepare(paper)
+    def embed_pending(self, paper_ids: Sequence[str] | None = None,
+                      progress: EmbedProgress | None = None) -> int:
+        """Embed the stored chunks (of ``paper_ids``, or all) that have no vector yet, in
+        batches across papers; each batch commits, so an interrupted run resumes where it
+        stopped. Returns how many texts were embedded."""
+        if self.cache is None:
+            return 0
+        pending = self.store.unembedded(self.cache.embedder.name, paper_ids)
+        size = max(1, self.cache.batch_size)
+        report = progress or self.progress
+        for start in range(0, len(pending), size):
+            batch = pending[start:start + size]
+            self.cache.store([h for _, h, _ in batch],
+                             self.cache.embedder.embed_documents([t for _, _, t in batch]))
+            self.store.touch(p for p, _, _ in batch)
+            self.embedded += len(batch)
+            if report is not None:
+                report(start + len(batch), len(pending))
+        return len(pending)
+
+    def _chunks(self, paper: Paper) -> tuple[list[Chunk], list[str]]:
+        chunks = chunk_paper(paper, self.options.chunk_tokens)
+        return chunks, [index_text(c) for c in chunks]
 
     def _prepare(self, paper: Paper) -> tuple[list[Chunk], list[str]]:
         """Chunk ``paper`` and make sure every chunk's embedding is cached."""
-        chunks = chunk_paper(paper, self.options.chunk_tokens)
-        bodies = [index_text(c) for c in chunks]
+        chunks, bodies = self._chunks(paper)
         if self.cache is not None:
             self.embedded += self.cache.ensure(
                 [(c.content_hash, b) for c, b in zip(chunks, bodies, strict=True)], self.progress)
