@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import re
 import sys
 import time
@@ -34,7 +35,8 @@ from papermind.library.rerank import Reranker  # noqa: E402
 from papermind.library.search import SearchIndex, SearchOptions  # noqa: E402
 from papermind.services.search import build_embedder, build_reranker  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data"
+DATA = Path(os.environ.get("PAPERMIND_SHARED_DATA", ROOT.parent / "shared" / "data"))
+"""The shared data folder (set PAPERMIND_SHARED_DATA when this checkout has no ../shared)."""
 CACHE = Path("/tmp/papermind-bench")
 MODES = ("bm25", "dense", "hybrid")
 RERANKER: Reranker | None = None
