@@ -38,6 +38,8 @@ class SearchOptions:
     enhance_queries: bool = True
     section_priors: bool = False
     rerank_depth: int = 20
+    ann_min_rows: int | None = 20_000
+    """Library-wide dense search uses the HNSW index from this many vectors (None: never)."""
 
 
 class SearchIndex:
@@ -205,7 +207,8 @@ class SearchIndex:
         if self._vectors is None:
             assert self.embedder is not None
             self._vectors = VectorIndex(self.db, self.store, self.embedder.name,
-                                        self.embedder.dim)
+                                        self.embedder.dim,
+                                        ann_min_rows=self.options.ann_min_rows)
         return self._vectors
 
 
