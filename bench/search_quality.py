@@ -179,7 +179,7 @@ def build(name: str, papers: list[Paper], args: argparse.Namespace,
     db = Database(cache / f"{name}.sqlite3")
     options = SearchOptions(chunk_tokens=args.chunk_tokens, enhance_queries=not args.no_enhance,
                             section_priors=not args.no_priors, bm25_weight=args.bm25_weight,
-                            dense_weight=args.dense_weight)
+                            dense_weight=args.dense_weight, rrf_k=args.rrf_k)
     settings = load_settings(search={"embedder": args.embedder})
     embedder = build_embedder(settings.search)
 
@@ -210,6 +210,7 @@ def main() -> None:
     parser.add_argument("--no-enhance", action="store_true")
     parser.add_argument("--bm25-weight", type=float, default=SearchOptions().bm25_weight)
     parser.add_argument("--dense-weight", type=float, default=SearchOptions().dense_weight)
+    parser.add_argument("--rrf-k", type=int, default=SearchOptions().rrf_k)
     parser.add_argument("--no-priors", action="store_true")
     parser.add_argument("--task", default="all", choices=["qasper", "pubmedqa", "all"])
     parser.add_argument("--limit", type=int, default=0, help="PubMedQA: first N abstracts only")

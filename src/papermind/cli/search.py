@@ -59,7 +59,7 @@ def search(
     if wants_json(ctx, as_json):
         state(ctx).emit_json([hit_json(h) for h in hits])
     elif not hits:
-        state(ctx).console.print("no matches")
+        state(ctx).console.print("no good match")
     else:
         state(ctx).console.print(hits_table(hits))
 

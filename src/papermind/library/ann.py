@@ -18,7 +18,7 @@ import numpy as np
 
 CONNECTIVITY = 16
 EXPANSION_ADD = 128
-EXPANSION_SEARCH = 96
+EXPANSION_SEARCH = 128
 """HNSW settings (M, efConstruction, ef); measured in bench/search_latency.py."""
 
 

@@ -40,6 +40,11 @@ class SearchOptions:
     rerank_depth: int = 20
     ann_min_rows: int | None = 20_000
     """Library-wide dense search uses the HNSW index from this many vectors (None: never)."""
+    relevance_floor: float | None = None
+    """Library-wide dense/hybrid search returns nothing ('no good match') when the best dense
+    cosine is below this (within chosen papers it never does); None = the embedder's measured
+    ``relevance_floor`` (if any), 0 = off."""
+    """Library-wide dense search uses the HNSW index from this many vectors (None: never)."""
 
 
 class SearchIndex:
@@ -141,14 +146,24 @@ class SearchIndex:
         plan = analyse(query) if self.options.enhance_queries else plain_plan(query)
         depth = max(self.options.candidates, k, self.options.rerank_depth if self.reranker
                     else 0)
-        scored = self._ranked(plan, mode, depth, filters)
+        scored, best_dense = self._ranked(plan, mode, depth, filters)
+        if best_dense is not None and self.floor > 0 and best_dense < self.floor and not paper_ids:
+            return []  # nothing in the library is close: "no good match", not ten weak hits
         hits = self._hits(scored[:depth] if self.reranker else scored[:k])
         if self.reranker is not None and hits:
             return self.reranker.rerank(query, hits[:max(k, self.options.rerank_depth)], k)
         return hits
 
+    @property
+    def floor(self) -> float:
+        """The relevance floor in force (0 = none)."""
+        if self.options.relevance_floor is not None:
+            return self.options.relevance_floor
+        return float(getattr(self.embedder, "relevance_floor", 0.0) or 0.0)
+
     def _ranked(self, plan: QueryPlan, mode: SearchMode, depth: int,
-                filters: SearchFilters) -> list[tuple[int, float]]:
+                filters: SearchFilters) -> tuple[list[tuple[int, float]], float | None]:
+        """Ranked (row, score) pairs and the best dense cosine (None without dense)."""
         lexical = self.fulltext.search(plan.keywords, depth, filters) \
             if mode in ("bm25", "hybrid") else []
         dense: list[tuple[int, float]] = []
@@ -159,13 +174,14 @@ class SearchIndex:
                                       hint="set search.embedder (e.g. 'e5')")
             else:
                 dense = self.vectors.search(self._query_vector(plan.dense_text), depth, filters)
+        best = dense[0][1] if dense else (0.0 if mode != "bm25" and self.embedder else None)
         if mode == "bm25" or (mode == "hybrid" and self.embedder is None):
-            return self._prioritised(plan, lexical, score_is_rank=False)
+            return self._prioritised(plan, lexical, score_is_rank=False), None
         if mode == "dense":
-            return self._prioritised(plan, dense, score_is_rank=False)
+            return self._prioritised(plan, dense, score_is_rank=False), best
         fused = fuse([lexical, dense], [self.options.bm25_weight, self.options.dense_weight],
                      self.options.rrf_k)
-        return self._prioritised(plan, fused, score_is_rank=True)
+        return self._prioritised(plan, fused, score_is_rank=True), best
 
     def _query_vector(self, text: str) -> np.ndarray:
         """The query's embedding, remembered for the last few queries."""
