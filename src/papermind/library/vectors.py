@@ -227,6 +227,7 @@ class VectorIndex:
             np.fromiter((-1 if r[4] is None else r[4] for r in records), np.int32, len(records)))
         return everything, _split_by_paper(everything, [r[1] for r in records])
 
+
 def _read_stamp(path: Path) -> dict[str, object] | None:
     import json
 
