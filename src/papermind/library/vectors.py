@@ -93,6 +93,14 @@ class _Rows:
         return _Rows(*(np.concatenate([getattr(p, f) for p in parts])
                        for f in ("rows", "matrix", "section", "kind", "year")))
 
+    def positions(self, keys: np.ndarray) -> np.ndarray:
+        """Positions of row ids ``keys`` (all present) in these rows; the sort is cached."""
+        order = self.__dict__.get("_order")
+        if order is None:
+            order = self.__dict__["_order"] = np.argsort(self.rows)
+        where = np.minimum(np.searchsorted(self.rows[order], keys), len(order) - 1)
+        return np.asarray(order[where])
+
     def mask(self, filters: SearchFilters) -> np.ndarray | None:
         """Rows that pass the filters (None = all), by table lookup on the code columns."""
         keep: np.ndarray | None = None
@@ -259,11 +267,8 @@ def _filtered_ann(ann: UsearchAnn, rows: _Rows, query: np.ndarray, k: int,
     found = ann.search(query, min(want, rows.rows.size))
     if keep is None:
         return found[:k]
-    order = np.argsort(rows.rows)
     keys = np.fromiter((r for r, _ in found), np.int64, len(found))
-    where = np.searchsorted(rows.rows[order], keys)
-    where = np.minimum(where, len(order) - 1)
-    passing = [hit for hit, pos in zip(found, order[where], strict=True) if keep[pos]]
+    passing = [hit for hit, pos in zip(found, rows.positions(keys), strict=True) if keep[pos]]
     return passing[:k] if len(passing) >= k else None
 
 
