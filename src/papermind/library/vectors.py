@@ -143,7 +143,6 @@ class VectorIndex:
     def search(self, query: np.ndarray, k: int,
                filters: SearchFilters = NO_FILTERS) -> list[tuple[int, float]]:
         """Top ``k`` (row, cosine) among the chunks that pass ``filters``."""
-        ann: UsearchAnn | None = None
         with self._lock:
             papers = self._refresh()
             if filters.paper_ids:
@@ -154,12 +153,12 @@ class VectorIndex:
                     self._all = _Rows.concat(list(papers.values()), self.dim)
                 rows = self._all
                 ann = self._synced_ann(rows)
+                if k > 0 and ann is not None:  # searched under the lock: a sync mutates it
+                    found = _filtered_ann(ann, rows, query, k, filters)
+                    if found is not None:
+                        return found
         if k <= 0 or rows.rows.size == 0:
             return []
-        if not filters.paper_ids and ann is not None:
-            found = _filtered_ann(ann, rows, query, k, filters)
-            if found is not None:
-                return found
         return _exact(rows, query, k, filters)
 
     def _synced_ann(self, rows: _Rows) -> UsearchAnn | None:
