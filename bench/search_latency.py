@@ -41,7 +41,7 @@ from papermind.domain import Anchor, Chunk  # noqa: E402
 from papermind.library.embedders import normalise  # noqa: E402
 from papermind.library.search import SearchIndex  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data"
+DATA = Path(os.environ.get("PAPERMIND_SHARED_DATA", ROOT.parent / "shared" / "data"))
 WORK = Path("/tmp/papermind-latency")  # --work
 DIM = 384
 PER_PAPER = 50

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import re
 import sys
 import time
@@ -34,7 +35,8 @@ from papermind.library.rerank import Reranker  # noqa: E402
 from papermind.library.search import SearchIndex, SearchOptions  # noqa: E402
 from papermind.services.search import build_embedder, build_reranker  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data"
+DATA = Path(os.environ.get("PAPERMIND_SHARED_DATA", ROOT.parent / "shared" / "data"))
+"""The shared data folder (set PAPERMIND_SHARED_DATA when this checkout has no ../shared)."""
 CACHE = Path("/tmp/papermind-bench")
 MODES = ("bm25", "dense", "hybrid")
 RERANKER: Reranker | None = None
@@ -177,7 +179,7 @@ def build(name: str, papers: list[Paper], args: argparse.Namespace,
     db = Database(cache / f"{name}.sqlite3")
     options = SearchOptions(chunk_tokens=args.chunk_tokens, enhance_queries=not args.no_enhance,
                             section_priors=not args.no_priors, bm25_weight=args.bm25_weight,
-                            dense_weight=args.dense_weight)
+                            dense_weight=args.dense_weight, rrf_k=args.rrf_k)
     settings = load_settings(search={"embedder": args.embedder})
     embedder = build_embedder(settings.search)
 
@@ -208,6 +210,7 @@ def main() -> None:
     parser.add_argument("--no-enhance", action="store_true")
     parser.add_argument("--bm25-weight", type=float, default=SearchOptions().bm25_weight)
     parser.add_argument("--dense-weight", type=float, default=SearchOptions().dense_weight)
+    parser.add_argument("--rrf-k", type=int, default=SearchOptions().rrf_k)
     parser.add_argument("--no-priors", action="store_true")
     parser.add_argument("--task", default="all", choices=["qasper", "pubmedqa", "all"])
     parser.add_argument("--limit", type=int, default=0, help="PubMedQA: first N abstracts only")

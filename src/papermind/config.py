@@ -46,6 +46,14 @@ class SearchSettings(BaseModel):
         default=False, description="favour sections a question targets (measured: hurt QASPER)")
     candidates: int = Field(default=50, description="hits taken from each mode before fusion")
     rerank_depth: int = Field(default=20, description="first-stage hits the reranker sees")
+    relevance_floor: float | None = Field(
+        default=None, description="best dense cosine under which search answers 'no good "
+                                  "match'; null = the embedder's measured floor (e5: 0.82), "
+                                  "0 = off")
+    ann_min_rows: int | None = Field(
+        default=20_000, description="library-wide dense search uses an HNSW index (usearch, "
+                                    "a file next to the library) from this many vectors; "
+                                    "null = always exact")
     cross_encoder_model: Path | None = Field(
         default=None, description="local ONNX cross-encoder used as reranker when set")
     cross_encoder_tokenizer: Path | None = Field(

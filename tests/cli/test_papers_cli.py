@@ -62,8 +62,10 @@ def test_partial_failure_exits_non_zero_names_the_file_and_keeps_the_good(
     bad.write_bytes(b"\x00\x01\x02\xff" * 100)
     result = cli("add", good, bad)
     assert result.code == 2
-    assert result.err.strip().splitlines() == [
-        "error: 1 of 2 files failed (bad.txt); 1 stored or already present"]
+    lines = result.err.strip().splitlines()  # one progress line per file, then the summary
+    assert lines[0].startswith("[1/2] good.txt: added") and lines[1].startswith(
+        "[2/2] bad.txt: failed - bad.txt is neither a PDF nor UTF-8 text")
+    assert lines[-1] == "error: 1 of 2 files failed (bad.txt); 1 stored or already present"
     assert "failed" in result.out and "added" in result.out
     assert [r["title"] for r in cli("list", "--json").json()] == ["A good paper"]
 

@@ -51,7 +51,7 @@ def test_search_modes_paper_filter_and_table(cli: CliRunner, tmp_path: Path) -> 
         assert rows and {r["paper_id"] for r in rows} == {b}
     table = cli("search", "macro F1")
     assert table.code == 0 and "0.80" in table.out and "p. 1" in table.out
-    assert cli("search", "zzzqqqxxx", "--mode", "bm25").out.strip() == "no matches"
+    assert cli("search", "zzzqqqxxx", "--mode", "bm25").out.strip() == "no good match"
 
 
 def test_bad_arguments_exit_with_input_error(cli: CliRunner, tmp_path: Path) -> None:

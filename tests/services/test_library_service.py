@@ -171,11 +171,12 @@ def test_parse_does_not_store_and_checks_size(repo: PaperRepository, tmp_path: P
 
 
 def test_progress_hook_sees_every_file(repo: PaperRepository, tmp_path: Path) -> None:
-    seen: list[tuple[int, int, str | None]] = []
+    seen: list[tuple[str, int, int, str | None]] = []
     LibraryService(repo, FileParser(parse_text)).add(
         [write(tmp_path / "a.txt", "A"), write(tmp_path / "b.txt", "B"), tmp_path / "gone.txt"],
-        on_file=lambda done, total, r: seen.append((done, total, r and r.status)))
-    assert seen == [(0, 3, None), (1, 3, "failed"), (2, 3, "added"), (3, 3, "added")]
+        on_event=lambda e: seen.append((e.stage, e.done, e.total, e.result and e.result.status)))
+    assert seen == [("start", 0, 3, None), ("file", 1, 3, "failed"), ("parsing", 1, 3, None),
+                    ("file", 2, 3, "added"), ("parsing", 2, 3, None), ("file", 3, 3, "added")]
 
 
 def test_collect_files_drops_duplicates_through_folders(tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ import asyncio
 import uuid
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -15,10 +15,10 @@ from rich.markup import escape
 from papermind import reports
 from papermind.cli.context import container, state, wants_json
 from papermind.cli.filters import CollectionFilter, TagFilter, selected_papers
-from papermind.domain.answer import QAReport
-from papermind.services.qa import StepListener, answer_question, qa_parts, write_reports
-from papermind.workflows.deep_qa.render import DEMO_LABEL, STATUS_TEXT, sentence_status
-from papermind.workflows.deep_qa.report import report_json
+
+if TYPE_CHECKING:  # the workflow stack is imported when the command runs, not for --help
+    from papermind.domain.answer import QAReport
+    from papermind.services.qa import StepListener
 
 
 def ask(
@@ -38,6 +38,9 @@ def ask(
 ) -> None:
     """Answer a question from your papers; every sentence cites text found in the papers
     (page and line) that supports it, or the answer says the evidence is insufficient."""
+    from papermind.services.qa import answer_question, qa_parts, write_reports
+    from papermind.workflows.deep_qa.report import report_json
+
     cli = state(ctx)
     box = container(ctx)
     job_id = uuid.uuid4().hex
@@ -63,6 +66,8 @@ def _progress(err: Console, update: Callable[..., None]) -> StepListener:
 
 
 def _print_answer(console: Console, report: QAReport) -> None:
+    from papermind.workflows.deep_qa.render import DEMO_LABEL, STATUS_TEXT, sentence_status
+
     if report.demo_quality:
         console.print(f"[yellow]{DEMO_LABEL}[/]")
     color = "red" if report.status == "insufficient_evidence" else "green"

@@ -6,13 +6,14 @@ import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
 
-from papermind.config import Settings, load_settings
-from papermind.services.container import Container
+if TYPE_CHECKING:  # imported when first used, so `--help` stays instant
+    from papermind.config import Settings
+    from papermind.services.container import Container
 
 
 @dataclass
@@ -27,6 +28,8 @@ class CliState:
     @property
     def settings(self) -> Settings:
         if self._settings is None:
+            from papermind.config import load_settings
+
             self._settings = load_settings(self.home)
         return self._settings
 
@@ -47,6 +50,8 @@ def container(ctx: typer.Context) -> Container:
     """The composition root of this invocation (built once, closed when the command ends)."""
     current = state(ctx)
     if current._container is None:
+        from papermind.services.container import Container
+
         current._container = Container(current.settings)
         ctx.find_root().call_on_close(current._container.close)
     return current._container

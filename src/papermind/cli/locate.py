@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -11,7 +11,9 @@ from rich.markup import escape
 from papermind.cli.context import container, state, wants_json
 from papermind.cli.options import JsonFlag
 from papermind.reports import evidence_json, status_label
-from papermind.services.grounding import LocateResult, locate_quote
+
+if TYPE_CHECKING:
+    from papermind.services.grounding import LocateResult
 
 NOT_FOUND_EXIT = 1
 """Special to this command (not in the error table): a quote that is not found is data."""
@@ -27,6 +29,8 @@ def locate(
     as_json: JsonFlag = False,
 ) -> None:
     """Find where a paper says a quote: page, lines, the paper's text and a score."""
+    from papermind.services.grounding import locate_quote
+
     result = locate_quote(container(ctx).library, paper, quote, claim)
     if wants_json(ctx, as_json):
         state(ctx).emit_json(locate_json(result))

@@ -12,8 +12,6 @@ from rich.table import Table
 from papermind.cli.context import state, wants_json
 from papermind.cli.options import JsonFlag
 from papermind.errors import ProviderError
-from papermind.llm.health import check_endpoints, role_table
-from papermind.llm.local import INSTALL_HINT, local_model_name
 
 
 def models(
@@ -23,6 +21,9 @@ def models(
     as_json: JsonFlag = False,
 ) -> None:
     """Show which model and temperature each role uses, and whether its endpoint answers."""
+    from papermind.llm.health import check_endpoints, role_table
+    from papermind.llm.local import INSTALL_HINT, local_model_name
+
     cli = state(ctx)
     settings = cli.settings.llm
     rows = role_table(settings, local_model_name())

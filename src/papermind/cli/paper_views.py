@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from papermind.domain import Paper
-from papermind.library.papers import PaperRecord
-from papermind.services.catalog import CatalogService
-from papermind.services.library import AddResult, StoredPaper
+if TYPE_CHECKING:  # the domain (pydantic) loads when a command runs, not for --help
+    from papermind.domain import Paper
+    from papermind.library.coverage import DenseCoverage
+    from papermind.library.papers import PaperRecord
+    from papermind.services.catalog import CatalogService
+    from papermind.services.library import AddResult, StoredPaper
 
 STATUS_STYLE = {"added": "green", "exists": "cyan", "failed": "bold red"}
 ID_CHARS = 12
@@ -22,15 +24,18 @@ def paper_json(paper: Paper) -> dict[str, Any]:
     return paper.model_dump(mode="json")
 
 
-def stored_json(stored: StoredPaper) -> dict[str, Any]:
-    """A stored paper: the parsed paper plus where and when the library keeps it."""
+def stored_json(stored: StoredPaper, dense: DenseCoverage | None = None) -> dict[str, Any]:
+    """A stored paper: the parsed paper plus where and when the library keeps it, and how
+    far dense search covers it."""
     record = stored.record
     return {**paper_json(stored.paper), "file": str(record.file),
-            "size_bytes": record.size_bytes, "added_at": record.added_at.isoformat()}
+            "size_bytes": record.size_bytes, "added_at": record.added_at.isoformat(),
+            **({"dense": dense.to_dict()} if dense is not None else {})}
 
 
-def record_json(record: PaperRecord) -> dict[str, Any]:
-    return record.model_dump(mode="json")
+def record_json(record: PaperRecord, dense: DenseCoverage | None = None) -> dict[str, Any]:
+    return {**record.model_dump(mode="json"),
+            **({"dense": dense.to_dict()} if dense is not None else {})}
 
 
 def result_json(result: AddResult) -> dict[str, Any]:
@@ -52,7 +57,8 @@ def add_table(results: list[AddResult]) -> Table:
     return table
 
 
-def list_table(records: list[PaperRecord]) -> Table:
+def list_table(records: list[PaperRecord],
+               dense: dict[str, DenseCoverage] | None = None) -> Table:
     table = Table(show_edge=False, pad_edge=False)
     table.add_column("ID", no_wrap=True)
     table.add_column("Title", overflow="fold")
@@ -60,15 +66,21 @@ def list_table(records: list[PaperRecord]) -> Table:
     table.add_column("Pages", justify="right")
     table.add_column("Type")
     table.add_column("Added", no_wrap=True)
+    if dense:
+        table.add_column("Dense", no_wrap=True)
     for record in records:
-        table.add_row(record.id[:ID_CHARS], escape(record.title or record.source_name),
-                      str(record.year or ""), str(record.pages), record.source_type,
-                      record.added_at.astimezone().strftime("%Y-%m-%d %H:%M"))
+        cells = [record.id[:ID_CHARS], escape(record.title or record.source_name),
+                 str(record.year or ""), str(record.pages), record.source_type,
+                 record.added_at.astimezone().strftime("%Y-%m-%d %H:%M")]
+        if dense:
+            cells.append(dense[record.id].label() if record.id in dense else "-")
+        table.add_row(*cells)
     return table
 
 
-def print_paper(console: Console, paper: Paper, record: PaperRecord | None = None) -> None:
-    """A readable summary: metadata, counts, section outline, findings."""
+def print_paper(console: Console, paper: Paper, record: PaperRecord | None = None,
+                dense: DenseCoverage | None = None) -> None:
+    """A readable summary: metadata, counts, search state, section outline, findings."""
     console.print(f"[bold]{escape(paper.title or '(no title found)')}[/]")
     if paper.authors:
         console.print(escape(", ".join(paper.authors)))
@@ -76,6 +88,8 @@ def print_paper(console: Console, paper: Paper, record: PaperRecord | None = Non
         console.print(f"[dim]id[/]    {record.id}")
         console.print(f"[dim]added[/] {record.added_at.astimezone():%Y-%m-%d %H:%M}")
         console.print(f"[dim]file[/]  {escape(str(record.file))}")
+    if dense is not None:
+        console.print(f"[dim]search[/] {_search_state(dense)}")
     counts = [(len(paper.pages), "page"), (len(paper.sections), "section"),
               (len(paper.references), "reference"), (len(paper.citations), "citation"),
               (len(paper.equations), "equation"), (len(paper.captions), "caption")]
@@ -106,6 +120,17 @@ def _print_findings(console: Console, paper: Paper) -> None:
                           f"{escape(repr(text))} [dim]({escape(finding.reason)})[/]")
     for warning in paper.warnings:
         console.print(f"[dim]note: {escape(warning)}[/]")
+
+
+def _search_state(dense: DenseCoverage) -> str:
+    if dense.state == "empty":
+        return "not indexed (run `papermind reindex`)"
+    if dense.state == "off":
+        return f"BM25 ready ({dense.chunks} chunks); dense search is off"
+    if dense.state == "ready":
+        return f"BM25 and dense ready ({dense.chunks} chunks)"
+    return (f"BM25 ready; dense {dense.embedded}/{dense.chunks} chunks (pending: "
+            "run `papermind add` again to finish)")
 
 
 def _count(n: int, word: str) -> str:

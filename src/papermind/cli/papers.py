@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from papermind.cli import paper_views as views
+from papermind.cli.add_progress import add_progress
 from papermind.cli.context import container, state, wants_json
 from papermind.cli.filters import CollectionFilter, TagFilter, selected_papers
 from papermind.cli.options import JsonFlag
 from papermind.errors import InputError
-from papermind.services.library import AddResult, ProgressHook
+
+if TYPE_CHECKING:  # the library stack loads when a command runs, not for --help
+    from papermind.services.library import AddResult
 
 
 def parse(
@@ -38,9 +37,13 @@ def add(
         metavar="PATH", help="Files or folders (folders are searched for .pdf, .txt and .md files).")],
     as_json: JsonFlag = False,
 ) -> None:
-    """Add papers to the library (a file already stored is reported as 'exists')."""
-    with _progress(state(ctx).err) as on_file:
-        results = container(ctx).library.add(paths, on_file=on_file)
+    """Add papers to the library (a file already stored is reported as 'exists').
+
+    Each file is parsed, stored and BM25-indexed first, then the chunks are embedded in
+    batches across papers. Interrupted? Run the same command again: stored files are
+    skipped and only the chunks still without a vector are embedded."""
+    with add_progress(state(ctx).err) as on_event:
+        results = container(ctx).library.add(paths, on_event=on_event)
     failed = [r for r in results if r.status == "failed"]
     json_out = wants_json(ctx, as_json)
     if json_out:
@@ -63,18 +66,19 @@ def list_papers(
     as_json: JsonFlag = False,
 ) -> None:
     """List the papers in the library, newest first."""
+    library = container(ctx).library
     selection = selected_papers(ctx, None, tag, collection)
     hidden = set() if all_versions else container(ctx).catalog.superseded()
-    records = container(ctx).library.list(
-        limit=limit if selection is None and not hidden else None)
+    records = library.list(limit=limit if selection is None and not hidden else None)
     records = [r for r in records if r.id not in hidden
                and (selection is None or r.id in selection)][:limit]
+    dense = library.coverage([r.id for r in records])
     if wants_json(ctx, as_json):
-        state(ctx).emit_json([views.record_json(r) for r in records])
+        state(ctx).emit_json([views.record_json(r, dense.get(r.id)) for r in records])
     elif not records:
         state(ctx).err.print("The library is empty: add papers with `papermind add PATH`.")
     else:
-        state(ctx).console.print(views.list_table(records))
+        state(ctx).console.print(views.list_table(records, dense))
 
 
 def show(
@@ -84,12 +88,14 @@ def show(
     as_json: JsonFlag = False,
 ) -> None:
     """Show a stored paper: metadata, sections and findings."""
-    stored = container(ctx).library.show(paper_id)
+    library = container(ctx).library
+    stored = library.show(paper_id)
+    dense = library.coverage([stored.record.id]).get(stored.record.id)
     catalog = views.catalog_json(container(ctx).catalog, stored.record.id)
     if wants_json(ctx, as_json):
-        state(ctx).emit_json({**views.stored_json(stored), **catalog})
+        state(ctx).emit_json({**views.stored_json(stored, dense), **catalog})
     else:
-        views.print_paper(state(ctx).console, stored.paper, stored.record)
+        views.print_paper(state(ctx).console, stored.paper, stored.record, dense)
         views.print_catalog(state(ctx).console, catalog)
 
 
@@ -122,30 +128,3 @@ def _failure_summary(results: list[AddResult], failed: list[AddResult]) -> str:
     stored = sum(r.status != "failed" for r in results)
     return (f"{len(failed)} of {len(results)} files failed ({names}{more}); "
             f"{stored} stored or already present")
-
-
-@contextmanager
-def _progress(console: Console) -> Iterator[ProgressHook]:
-    """A progress bar on stderr for batches of more than one file (terminals only)."""
-    bar: Progress | None = None
-    task = None
-
-    def on_file(done: int, total: int, result: AddResult | None) -> None:
-        nonlocal bar, task
-        if total < 2 or not console.is_terminal:
-            return
-        if bar is None:
-            bar = Progress(TextColumn("[bold]adding"), BarColumn(), MofNCompleteColumn(),
-                           TimeElapsedColumn(), TextColumn("{task.description}"),
-                           console=console, transient=True)
-            bar.start()
-            task = bar.add_task("", total=total)
-        assert task is not None
-        name = Path(result.path).name if result is not None else ""
-        bar.update(task, completed=done, description=name)
-
-    try:
-        yield on_file
-    finally:
-        if bar is not None:
-            bar.stop()

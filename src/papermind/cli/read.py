@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -14,11 +14,12 @@ from rich.status import Status
 from papermind import reports
 from papermind.cli.context import container, state, wants_json
 from papermind.cli.options import OutDir, PaperToAdd, ReportJsonFlag
-from papermind.domain.reading import ReadingReport
 from papermind.errors import BudgetExceededError, ProviderError
-from papermind.services.reading import ReadingRun, read_paper
-from papermind.workflows.deep_reading.render import DEMO_LABEL, point_status, to_dict
-from papermind.workflows.ports import ProgressCallback
+
+if TYPE_CHECKING:  # the workflow stack is imported when the command runs, not for --help
+    from papermind.domain.reading import ReadingReport
+    from papermind.services.reading import ReadingRun
+    from papermind.workflows.ports import ProgressCallback
 
 
 def read(
@@ -31,6 +32,9 @@ def read(
 ) -> None:
     """Deep-read a paper: method, math steps and experiments, each point checked against the
     paper's text (page and line), one rewrite when credibility is low, then deep questions."""
+    from papermind.services.reading import read_paper
+    from papermind.workflows.deep_reading.render import to_dict
+
     cli = state(ctx)
     job_id = job or uuid.uuid4().hex
     try:
@@ -61,6 +65,8 @@ def _progress(err: Console, status: Status) -> ProgressCallback:
 
 
 def _print_summary(console: Console, run: ReadingRun) -> None:
+    from papermind.workflows.deep_reading.render import DEMO_LABEL, point_status
+
     r: ReadingReport = run.report
     if r.demo_quality:
         console.print(f"[yellow]{DEMO_LABEL}[/]")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -12,10 +12,11 @@ from rich.console import Console
 from papermind import reports
 from papermind.cli.context import container, state, wants_json
 from papermind.cli.options import OutDir, PaperToAdd, ReportJsonFlag
-from papermind.domain.review import ReviewReport
-from papermind.services.review import Reviewers, ReviewRun, review_paper
-from papermind.workflows.ports import ProgressCallback
-from papermind.workflows.review.render import comment_status, evidence_of, to_json
+
+if TYPE_CHECKING:  # the workflow stack is imported when the command runs, not for --help
+    from papermind.domain.review import ReviewReport
+    from papermind.services.review import Reviewers, ReviewRun
+    from papermind.workflows.ports import ProgressCallback
 
 
 def review(
@@ -34,6 +35,9 @@ def review(
 
     An editor, contribution, methodology and experiment reviewers who each see only their
     sections, a devil's advocate and a meta-reviewer. A pre-review aid, never a decision."""
+    from papermind.services.review import review_paper
+    from papermind.workflows.review.render import to_json
+
     if reviewers not in ("minimal", "full"):
         raise typer.BadParameter("use 'minimal' or 'full'", param_hint="--reviewers")
     cli = state(ctx)
@@ -55,6 +59,8 @@ def _sign_off(ctx: typer.Context, run: ReviewRun, panel: Reviewers, out: Path | 
     cli = state(ctx)
     cli.err.print(f"recommendation: [bold]{run.report.recommendation}[/]; "
                   f"scores {[(s.reviewer, s.final) for s in run.report.scores]}")
+    from papermind.services.review import review_paper
+
     approved = typer.confirm("Sign off this pre-review report?", default=True, err=True)
     note = typer.prompt("Note (optional)", default="", show_default=False, err=True)
     return asyncio.run(review_paper(container(ctx), run.report.paper_id, reviewers=panel,
@@ -71,6 +77,8 @@ def _progress(err: Console) -> ProgressCallback:
 
 
 def _print_summary(console: Console, run: ReviewRun) -> None:
+    from papermind.workflows.review.render import comment_status, evidence_of
+
     r: ReviewReport = run.report
     console.print(f"[italic]{r.disclaimer}[/]")
     if r.demo_quality:

@@ -4,21 +4,29 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated, Any, get_args
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from papermind.cli.context import container, state, wants_json
 from papermind.cli.filters import CollectionFilter, TagFilter, selected_papers
 from papermind.cli.options import JsonFlag
-from papermind.domain import SearchHit, SearchMode, SectionKind
 from papermind.errors import InputError
-from papermind.library.vectors import EmbedProgress
 
-SECTION_KINDS: tuple[str, ...] = get_args(SectionKind)
+if TYPE_CHECKING:  # the domain (pydantic) and search stack load when a command runs
+    from rich.progress import Progress
+
+    from papermind.domain import SearchHit
+    from papermind.library.vectors import EmbedProgress
+
+SEARCH_MODES = ("bm25", "dense", "hybrid")
+"""domain.SearchMode, spelled out so --help imports no pydantic (a test keeps them equal)."""
+SECTION_KINDS: tuple[str, ...] = (
+    "abstract", "introduction", "related_work", "method", "experiments", "results",
+    "discussion", "conclusion", "references", "appendix", "acknowledgements", "other")
+"""domain.SectionKind, spelled out for the same reason (and kept equal by the same test)."""
 SNIPPET_CHARS = 240
 
 
@@ -42,7 +50,7 @@ def search(
     as_json: JsonFlag = False,
 ) -> None:
     """Search the library (or some papers) for passages; each hit has page and lines."""
-    if mode not in get_args(SearchMode):
+    if mode not in SEARCH_MODES:
         raise InputError(f"unknown mode {mode!r} (use bm25, dense or hybrid)")
     bad = [s for s in section or [] if s not in SECTION_KINDS]
     if bad:
@@ -54,7 +62,7 @@ def search(
     if wants_json(ctx, as_json):
         state(ctx).emit_json([hit_json(h) for h in hits])
     elif not hits:
-        state(ctx).console.print("no matches")
+        state(ctx).console.print("no good match")
     else:
         state(ctx).console.print(hits_table(hits))
 
@@ -97,6 +105,8 @@ def hits_table(hits: list[SearchHit]) -> Table:
 @contextmanager
 def embedding_bar(console: Console) -> Iterator[EmbedProgress]:
     """A Rich progress bar on stderr for embedding batches (shown once work starts)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     bar: Progress | None = None
     task = None
     finished = True

@@ -4,7 +4,7 @@ claim is verified (found AND supported), 1 otherwise."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -12,10 +12,12 @@ from rich.markup import escape
 
 from papermind.cli.context import container, state, wants_json
 from papermind.cli.options import JsonFlag
-from papermind.llm import Gateway
 from papermind.reports import status_label
-from papermind.services.container import Container
-from papermind.services.grounding import VerifyResult, verify_claim, verify_json
+
+if TYPE_CHECKING:  # the services and the LLM stack load when the command runs, not for --help
+    from papermind.llm import Gateway
+    from papermind.services.container import Container
+    from papermind.services.grounding import VerifyResult
 
 NOT_VERIFIED_EXIT = 1
 """Special to this command (not in the error table): an unsupported claim is data."""
@@ -36,6 +38,8 @@ def verify(
 ) -> None:
     """Check a claim against the cited lines of a paper: found? supported? (code checks,
     and the checker model with --judge)."""
+    from papermind.services.grounding import verify_claim, verify_json
+
     box = container(ctx)
     result = verify_claim(box.library, paper, claim, lines=lines, quote=quote,
                           gateway=judge_gateway(box) if judge else None)

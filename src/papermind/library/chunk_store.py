@@ -108,6 +108,31 @@ class ChunkStore:
                              (cursor.lastrowid, body))
             conn.execute("INSERT INTO search_changes(paper_id) VALUES (?)", (paper_id,))
 
+    def unembedded(self, model: str,
+                   paper_ids: Sequence[str] | None = None) -> list[tuple[str, str, str]]:
+        """(paper_id, content_hash, indexed text) of chunks with no ``model`` vector yet,
+        in row order (one entry per distinct hash)."""
+        where = "" if paper_ids is None else \
+            f" AND c.paper_id IN ({','.join('?' * len(paper_ids))})"
+        rows = self.db.query(
+            "SELECT c.paper_id, c.content_hash, c.section, c.text FROM search_chunks AS c"
+            " WHERE NOT EXISTS (SELECT 1 FROM search_embeddings AS e WHERE e.model = ?"
+            f" AND e.content_hash = c.content_hash){where} ORDER BY c.id",
+            [model, *(paper_ids or [])])
+        seen: dict[str, tuple[str, str, str]] = {}
+        for r in rows:
+            if r["content_hash"] not in seen:
+                path = json.loads(r["section"])
+                body = " > ".join(path) + "\n" + r["text"] if path else r["text"]
+                seen[r["content_hash"]] = (r["paper_id"], r["content_hash"], body)
+        return list(seen.values())
+
+    def touch(self, paper_ids: Iterable[str]) -> None:
+        """Log that these papers' vectors changed (long-lived vector indexes reload them)."""
+        with self.db.transaction() as conn:
+            conn.executemany("INSERT INTO search_changes(paper_id) VALUES (?)",
+                             [(p,) for p in dict.fromkeys(paper_ids)])
+
     def remove_paper(self, paper_id: str) -> None:
         with self.db.transaction() as conn:
             self._delete(paper_id)

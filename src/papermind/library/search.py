@@ -38,6 +38,13 @@ class SearchOptions:
     enhance_queries: bool = True
     section_priors: bool = False
     rerank_depth: int = 20
+    ann_min_rows: int | None = 20_000
+    """Library-wide dense search uses the HNSW index from this many vectors (None: never)."""
+    relevance_floor: float | None = None
+    """Library-wide dense/hybrid search returns nothing ('no good match') when the best dense
+    cosine is below this (within chosen papers it never does); None = the embedder's measured
+    ``relevance_floor`` (if any), 0 = off."""
+    """Library-wide dense search uses the HNSW index from this many vectors (None: never)."""
 
 
 class SearchIndex:
@@ -60,20 +67,42 @@ class SearchIndex:
         """Chunk texts embedded by this index so far (cache misses)."""
 
     # -- indexing ---------------------------------------------------------------------
-    def index_paper(self, paper: Paper) -> None:
-        """(Re)index one paper; only chunk texts never embedded before are embedded."""
-        chunks, bodies = self._prepare(paper)
+    def index_paper(self, paper: Paper, *, embed: bool = True) -> None:
+        """(Re)index one paper; only chunk texts never embedded before are embedded.
+
+        With ``embed=False`` only the chunk rows are written (BM25 finds them at once) and
+        dense search covers them once ``embed_pending`` has given them vectors.
+        """
+        chunks, bodies = self._prepare(paper) if embed else self._chunks(paper)
         self.store.replace_paper(paper.id, chunks, bodies)
 
-    def prepare_paper(self, paper: Paper) -> None:
-        """Embed ``paper``'s chunks ahead of ``index_paper``, outside the library's write
-        transaction, so the lock is held only for the quick row writes."""
-        self._prepare(paper)
+    def embed_pending(self, paper_ids: Sequence[str] | None = None,
+                      progress: EmbedProgress | None = None) -> int:
+        """Embed the stored chunks (of ``paper_ids``, or all) that have no vector yet, in
+        batches across papers; each batch commits, so an interrupted run resumes where it
+        stopped. Returns how many texts were embedded."""
+        if self.cache is None:
+            return 0
+        pending = self.store.unembedded(self.cache.embedder.name, paper_ids)
+        size = max(1, self.cache.batch_size)
+        report = progress or self.progress
+        for start in range(0, len(pending), size):
+            batch = pending[start:start + size]
+            self.cache.store([h for _, h, _ in batch],
+                             self.cache.embedder.embed_documents([t for _, _, t in batch]))
+            self.store.touch(p for p, _, _ in batch)
+            self.embedded += len(batch)
+            if report is not None:
+                report(start + len(batch), len(pending))
+        return len(pending)
+
+    def _chunks(self, paper: Paper) -> tuple[list[Chunk], list[str]]:
+        chunks = chunk_paper(paper, self.options.chunk_tokens)
+        return chunks, [index_text(c) for c in chunks]
 
     def _prepare(self, paper: Paper) -> tuple[list[Chunk], list[str]]:
         """Chunk ``paper`` and make sure every chunk's embedding is cached."""
-        chunks = chunk_paper(paper, self.options.chunk_tokens)
-        bodies = [index_text(c) for c in chunks]
+        chunks, bodies = self._chunks(paper)
         if self.cache is not None:
             self.embedded += self.cache.ensure(
                 [(c.content_hash, b) for c, b in zip(chunks, bodies, strict=True)], self.progress)
@@ -117,14 +146,24 @@ class SearchIndex:
         plan = analyse(query) if self.options.enhance_queries else plain_plan(query)
         depth = max(self.options.candidates, k, self.options.rerank_depth if self.reranker
                     else 0)
-        scored = self._ranked(plan, mode, depth, filters)
+        scored, best_dense = self._ranked(plan, mode, depth, filters)
+        if best_dense is not None and self.floor > 0 and best_dense < self.floor and not paper_ids:
+            return []  # nothing in the library is close: "no good match", not ten weak hits
         hits = self._hits(scored[:depth] if self.reranker else scored[:k])
         if self.reranker is not None and hits:
             return self.reranker.rerank(query, hits[:max(k, self.options.rerank_depth)], k)
         return hits
 
+    @property
+    def floor(self) -> float:
+        """The relevance floor in force (0 = none)."""
+        if self.options.relevance_floor is not None:
+            return self.options.relevance_floor
+        return float(getattr(self.embedder, "relevance_floor", 0.0) or 0.0)
+
     def _ranked(self, plan: QueryPlan, mode: SearchMode, depth: int,
-                filters: SearchFilters) -> list[tuple[int, float]]:
+                filters: SearchFilters) -> tuple[list[tuple[int, float]], float | None]:
+        """Ranked (row, score) pairs and the best dense cosine (None without dense)."""
         lexical = self.fulltext.search(plan.keywords, depth, filters) \
             if mode in ("bm25", "hybrid") else []
         dense: list[tuple[int, float]] = []
@@ -135,13 +174,14 @@ class SearchIndex:
                                       hint="set search.embedder (e.g. 'e5')")
             else:
                 dense = self.vectors.search(self._query_vector(plan.dense_text), depth, filters)
+        best = dense[0][1] if dense else (0.0 if mode != "bm25" and self.embedder else None)
         if mode == "bm25" or (mode == "hybrid" and self.embedder is None):
-            return self._prioritised(plan, lexical, score_is_rank=False)
+            return self._prioritised(plan, lexical, score_is_rank=False), None
         if mode == "dense":
-            return self._prioritised(plan, dense, score_is_rank=False)
+            return self._prioritised(plan, dense, score_is_rank=False), best
         fused = fuse([lexical, dense], [self.options.bm25_weight, self.options.dense_weight],
                      self.options.rrf_k)
-        return self._prioritised(plan, fused, score_is_rank=True)
+        return self._prioritised(plan, fused, score_is_rank=True), best
 
     def _query_vector(self, text: str) -> np.ndarray:
         """The query's embedding, remembered for the last few queries."""
@@ -183,7 +223,8 @@ class SearchIndex:
         if self._vectors is None:
             assert self.embedder is not None
             self._vectors = VectorIndex(self.db, self.store, self.embedder.name,
-                                        self.embedder.dim)
+                                        self.embedder.dim,
+                                        ann_min_rows=self.options.ann_min_rows)
         return self._vectors
 
 

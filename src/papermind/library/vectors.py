@@ -9,15 +9,18 @@ processes show up on the next search.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import get_args
 
 import numpy as np
 
 from papermind.db import Database
 from papermind.domain import ChunkKind, SectionKind
+from papermind.library.ann import UsearchAnn, ann_available
 from papermind.library.chunk_store import ALL_PAPERS, ChunkStore
 from papermind.library.embedders import Embedder
 from papermind.library.fulltext import NO_FILTERS, SearchFilters
@@ -90,6 +93,14 @@ class _Rows:
         return _Rows(*(np.concatenate([getattr(p, f) for p in parts])
                        for f in ("rows", "matrix", "section", "kind", "year")))
 
+    def positions(self, keys: np.ndarray) -> np.ndarray:
+        """Positions of row ids ``keys`` (all present) in these rows; the sort is cached."""
+        order = self.__dict__.get("_order")
+        if order is None:
+            order = self.__dict__["_order"] = np.argsort(self.rows)
+        where = np.minimum(np.searchsorted(self.rows[order], keys), len(order) - 1)
+        return np.asarray(order[where])
+
     def mask(self, filters: SearchFilters) -> np.ndarray | None:
         """Rows that pass the filters (None = all), by table lookup on the code columns."""
         keep: np.ndarray | None = None
@@ -111,16 +122,22 @@ class _Rows:
 
 
 class VectorIndex:
-    """Brute-force cosine search over the cached embeddings of the indexed chunks."""
+    """Cosine search over the cached embeddings of the indexed chunks: brute force within
+    papers and for small libraries; an HNSW index (``library.ann``) library-wide once there
+    are ``ann_min_rows`` vectors (None: never)."""
 
-    def __init__(self, db: Database, store: ChunkStore, model: str, dim: int) -> None:
+    def __init__(self, db: Database, store: ChunkStore, model: str, dim: int, *,
+                 ann_min_rows: int | None = None) -> None:
         self.db = db
         self.store = store
         self.model = model
         self.dim = dim
+        self.ann_min_rows = ann_min_rows if ann_min_rows is None or ann_available() else None
         self._papers: dict[str, _Rows] | None = None
         self._all: _Rows | None = None
         self._generation = 0
+        self._ann: UsearchAnn | None = None
+        self._ann_generation = -1
         self._lock = threading.Lock()
 
     def search(self, query: np.ndarray, k: int,
@@ -135,15 +152,46 @@ class VectorIndex:
                 if self._all is None:
                     self._all = _Rows.concat(list(papers.values()), self.dim)
                 rows = self._all
+                ann = self._synced_ann(rows)
+                if k > 0 and ann is not None:  # searched under the lock: a sync mutates it
+                    found = _filtered_ann(ann, rows, query, k, filters)
+                    if found is not None:
+                        return found
         if k <= 0 or rows.rows.size == 0:
             return []
-        scores = rows.matrix @ np.asarray(query, dtype=np.float32)
-        keep = rows.mask(filters)
-        if keep is not None:
-            scores = np.where(keep, scores, -np.inf)
-        top = np.argpartition(-scores, k - 1)[:k] if k < scores.size else np.arange(scores.size)
-        top = top[np.argsort(-scores[top], kind="stable")]
-        return [(int(rows.rows[i]), float(scores[i])) for i in top if np.isfinite(scores[i])]
+        return _exact(rows, query, k, filters)
+
+    def _synced_ann(self, rows: _Rows) -> UsearchAnn | None:
+        """The ANN index over ``rows`` (opened from disk, updated or built), or None."""
+        if self.ann_min_rows is None or rows.rows.size < self.ann_min_rows:
+            return None
+        path = self._ann_path()
+        stamp = {"model": self.model, "dim": self.dim}
+        if self._ann is None and path is not None:
+            saved = _read_stamp(path)
+            if saved is not None and saved.get("model") == self.model:
+                self._ann = UsearchAnn.open(path, self.dim, saved)
+                generation = saved.get("generation", -1)
+                self._ann_generation = generation if self._ann and isinstance(generation, int) \
+                    else -1
+        if self._ann is not None and self._ann_generation == self._generation:
+            return self._ann
+        changed: set[str] = set()
+        if self._ann is not None:
+            changed = self.store.changes_since(self._ann_generation)[1]
+        if self._ann is None or ALL_PAPERS in changed:
+            self._ann = UsearchAnn(self.dim)
+        _sync(self._ann, rows, changed, self._papers or {})
+        self._ann_generation = self._generation
+        if path is not None and self._ann.dirty:
+            self._ann.save(path, {**stamp, "generation": self._generation})
+        return self._ann
+
+    def _ann_path(self) -> Path | None:
+        if not isinstance(self.db.path, Path):
+            return None
+        safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", self.model)
+        return self.db.path.with_name(f"{self.db.path.name}.{safe}.usearch")
 
     def invalidate(self) -> None:
         self._papers, self._all = None, None
@@ -185,6 +233,53 @@ class VectorIndex:
             np.fromiter((CHUNK_KINDS.index(r[3]) for r in records), np.int8, len(records)),
             np.fromiter((-1 if r[4] is None else r[4] for r in records), np.int32, len(records)))
         return everything, _split_by_paper(everything, [r[1] for r in records])
+
+
+def _read_stamp(path: Path) -> dict[str, object] | None:
+    import json
+
+    meta = path.with_name(path.name + ".json")
+    try:
+        return dict(json.loads(meta.read_text())) if meta.is_file() else None
+    except (OSError, ValueError):
+        return None
+
+
+def _sync(ann: UsearchAnn, rows: _Rows, changed: set[str], papers: dict[str, _Rows]) -> None:
+    """Make ``ann`` hold exactly ``rows``: drop keys that are gone and the rows of changed
+    papers (their vectors may differ), then add what is missing."""
+    have = ann.keys()
+    stale = np.setdiff1d(have, rows.rows)
+    fresh = [papers[p].rows for p in changed if p in papers]
+    if fresh:
+        stale = np.union1d(stale, np.intersect1d(have, np.concatenate(fresh)))
+    ann.remove(stale.tolist())
+    missing = np.isin(rows.rows, np.setdiff1d(have, stale), invert=True)
+    ann.add(rows.rows[missing], rows.matrix[missing])
+
+
+def _filtered_ann(ann: UsearchAnn, rows: _Rows, query: np.ndarray, k: int,
+                  filters: SearchFilters) -> list[tuple[int, float]] | None:
+    """ANN candidates that pass the filters; None when too few pass (use exact search)."""
+    keep = rows.mask(filters)
+    want = k if keep is None else max(4 * k, 64)
+    found = ann.search(query, min(want, rows.rows.size))
+    if keep is None:
+        return found[:k]
+    keys = np.fromiter((r for r, _ in found), np.int64, len(found))
+    passing = [hit for hit, pos in zip(found, rows.positions(keys), strict=True) if keep[pos]]
+    return passing[:k] if len(passing) >= k else None
+
+
+def _exact(rows: _Rows, query: np.ndarray, k: int,
+           filters: SearchFilters) -> list[tuple[int, float]]:
+    scores = rows.matrix @ np.asarray(query, dtype=np.float32)
+    keep = rows.mask(filters)
+    if keep is not None:
+        scores = np.where(keep, scores, -np.inf)
+    top = np.argpartition(-scores, k - 1)[:k] if k < scores.size else np.arange(scores.size)
+    top = top[np.argsort(-scores[top], kind="stable")]
+    return [(int(rows.rows[i]), float(scores[i])) for i in top if np.isfinite(scores[i])]
 
 
 def _split_by_paper(rows: _Rows, paper_ids: list[str]) -> dict[str, _Rows]:

@@ -13,14 +13,17 @@ from typing import TYPE_CHECKING
 from papermind.config import Settings
 from papermind.db import Database
 from papermind.domain import Paper
-from papermind.grounding import GroundingEngine
 from papermind.library.papers import PaperRepository
 from papermind.services.library import FileParser, Indexer, LibraryService
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from types import TracebackType
 
+    from papermind.grounding import GroundingEngine
+    from papermind.library.coverage import DenseCoverage
     from papermind.library.search import SearchIndex
+    from papermind.library.vectors import EmbedProgress
     from papermind.llm import Gateway
     from papermind.services.catalog import CatalogService
     from papermind.services.exports import ExportService
@@ -72,6 +75,8 @@ class Container:
     @cached_property
     def grounder(self) -> GroundingEngine:
         """The grounding engine every workflow uses (keeps recent papers indexed)."""
+        from papermind.grounding import GroundingEngine  # asyncio and friends: not for `list`
+
         return GroundingEngine()
 
     @cached_property
@@ -139,15 +144,26 @@ class _DeferredIndexer:
         self._container = container
 
     def prepare_paper(self, paper: Paper) -> None:
-        prepare = getattr(self._container.search_index, "prepare_paper", None)
-        if callable(prepare):
-            prepare(paper)
+        self._container.search_index  # noqa: B018 - builds it outside the transaction
 
     def prepare_remove(self, paper_id: str) -> None:
         self._container.search_index  # noqa: B018 - builds it outside the transaction
 
     def index_paper(self, paper: Paper) -> None:
-        self._container.search_index.index_paper(paper)
+        """Chunk rows and BM25 only: embedding waits for ``embed_pending``."""
+        self._container.search_index.index_paper(paper, embed=False)
+
+    def embed_pending(self, paper_ids: Sequence[str] | None,
+                      progress: EmbedProgress | None = None) -> int:
+        return self._container.search_index.embed_pending(paper_ids, progress)
+
+    def coverage(self, paper_ids: Sequence[str]) -> dict[str, DenseCoverage]:
+        """Dense coverage per paper, read without building the index or loading a model."""
+        from papermind.library.coverage import dense_coverage, model_key
+
+        search = self._container.settings.search
+        return dense_coverage(self._container.db,
+                              model_key(search.embedder, search.embedding_model), paper_ids)
 
     def remove_paper(self, paper_id: str) -> None:
         self._container.search_index.remove_paper(paper_id)

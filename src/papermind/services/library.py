@@ -1,7 +1,9 @@
 """Library use cases: parse, add (files and folders), list, show, remove.
 
-Adding a paper is one unit of work: parse, store row and original file, index. A failure at
-any step leaves nothing behind; in a batch, the other files still go in.
+Adding a paper is one unit of work: parse, store row and original file, BM25-index. A failure
+at any step leaves nothing behind; in a batch, the other files still go in. Embeddings come
+after, in batches across papers (``Indexer.embed_pending``): each batch commits, so an
+interrupted ``add`` rerun skips the stored files and embeds only what is still missing.
 """
 
 from __future__ import annotations
@@ -10,14 +12,18 @@ import hashlib
 import logging
 import os
 import re
+import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from papermind.domain import Paper
 from papermind.errors import IngestError, PapermindError
 from papermind.library.papers import PaperRecord, PaperRepository
+
+if TYPE_CHECKING:
+    from papermind.library.coverage import DenseCoverage
 
 log = logging.getLogger(__name__)
 
@@ -33,9 +39,11 @@ class Indexer(Protocol):
     """Keeps a search index in step with the library (the search component provides it).
 
     An indexer may also define ``prepare_paper(paper)`` and ``prepare_remove(paper_id)``:
-    they run before the add's or remove's transaction (e.g. to compute and cache embeddings,
-    or to create the index's tables) so that the work done inside it, while the database's
-    write lock is held, stays short and nothing built there can be rolled back under it.
+    they run before the add's or remove's transaction (e.g. to create the index's tables) so
+    that the work done inside it, while the database's write lock is held, stays short and
+    nothing built there can be rolled back under it. It may define
+    ``embed_pending(paper_ids, progress) -> int`` (embed stored chunks that have no vector
+    yet; None = every paper) and ``coverage(paper_ids) -> dict[str, DenseCoverage]``.
     """
 
     def index_paper(self, paper: Paper) -> None:
@@ -65,6 +73,24 @@ class AddResult:
     title: str = ""
     reason: str = ""
     version_of: str | None = None
+    seconds: float = field(default=0.0, compare=False)
+    """Time spent on this file (read, parse, store, BM25 index)."""
+
+
+AddStage = Literal["start", "parsing", "file", "embedding"]
+
+
+@dataclass(frozen=True)
+class AddEvent:
+    """Progress of an ``add``: ``start`` (``total`` files), ``parsing`` (``path``, before it
+    is read), ``file`` (its ``result``; ``done`` of ``total`` files finished) and
+    ``embedding`` (``done`` of ``total`` pending chunk texts embedded)."""
+
+    stage: AddStage
+    done: int
+    total: int
+    path: str = ""
+    result: AddResult | None = None
 
 
 @dataclass(frozen=True)
@@ -75,9 +101,8 @@ class StoredPaper:
     paper: Paper
 
 
-ProgressHook = Callable[[int, int, AddResult | None], None]
-"""Called as ``on_file(0, total, None)`` first, then ``on_file(done, total, result)`` after
-each file of an ``add``."""
+ProgressHook = Callable[[AddEvent], None]
+"""Called with each AddEvent of an ``add``, in order."""
 
 
 class FileParser:
@@ -132,32 +157,58 @@ class LibraryService:
         """Parse one file without storing it."""
         return self.parser.parse(path)
 
-    def add(self, paths: Sequence[Path], *, on_file: ProgressHook | None = None) -> list[AddResult]:
-        """Add files and folders (searched recursively); one result per file, in order."""
+    def add(self, paths: Sequence[Path], *,
+            on_event: ProgressHook | None = None) -> list[AddResult]:
+        """Add files and folders (searched recursively); one result per file, in order.
+
+        Every file is parsed, stored and BM25-indexed first; then the chunks still without a
+        vector (of these files, or left over by an interrupted earlier add) are embedded.
+        """
+        emit = on_event or (lambda event: None)
         files, results = collect_files(paths)
         total = len(files) + len(results)
-        if on_file is not None:
-            on_file(0, total, None)
-            for done, failure in enumerate(results, start=1):
-                on_file(done, total, failure)
+        emit(AddEvent("start", 0, total))
+        for done, failure in enumerate(results, start=1):
+            emit(AddEvent("file", done, total, failure.path, failure))
         for path in files:
-            result = self.add_file(path)
+            emit(AddEvent("parsing", len(results), total, str(path)))
+            result = self.add_file(path, embed=False)
             results.append(result)
-            if on_file is not None:
-                on_file(len(results), total, result)
+            emit(AddEvent("file", len(results), total, result.path, result))
+        self.embed_pending(None, lambda done, todo: emit(AddEvent("embedding", done, todo)))
         return results
 
-    def add_file(self, path: Path) -> AddResult:
+    def embed_pending(self, paper_ids: Sequence[str] | None = None,
+                      progress: Callable[[int, int], None] | None = None) -> int:
+        """Give dense vectors to stored chunks that have none (None = every paper)."""
+        embed = getattr(self.indexer, "embed_pending", None)
+        return int(embed(paper_ids, progress)) if callable(embed) else 0
+
+    def add_file(self, path: Path, *, embed: bool = True) -> AddResult:
         """Parse, store and index one file; failures come back as a ``failed`` result."""
+        started = time.perf_counter()
         try:
             data = self.parser.read(path)
         except PapermindError as err:
-            return AddResult(str(path), "failed", reason=str(err))
-        return self.add_bytes(data, path.name, shown=str(path))
+            return AddResult(str(path), "failed", reason=str(err),
+                             seconds=time.perf_counter() - started)
+        result = self.add_bytes(data, path.name, shown=str(path), embed=embed)
+        return _timed(result, started)
 
-    def add_bytes(self, data: bytes, name: str, *, shown: str | None = None) -> AddResult:
-        """Add an in-memory file (e.g. an upload) named ``name``; same rules as a file."""
-        shown = shown or name
+    def add_bytes(self, data: bytes, name: str, *, shown: str | None = None,
+                  embed: bool = True) -> AddResult:
+        """Add an in-memory file (e.g. an upload) named ``name``; same rules as a file.
+        ``embed=False`` leaves its dense vectors to a later ``embed_pending``."""
+        result = self._add_bytes(data, name, shown or name)
+        if embed and result.status == "added" and result.paper_id:
+            try:
+                self.embed_pending([result.paper_id])
+            except Exception:  # stored and BM25-searchable; dense waits for the next add
+                log.warning("embedding %s failed; its dense vectors stay pending", result.path,
+                            exc_info=True)
+        return result
+
+    def _add_bytes(self, data: bytes, name: str, shown: str) -> AddResult:
         try:
             digest = hashlib.sha256(data).hexdigest()
             if self.papers.exists(digest):
@@ -193,6 +244,11 @@ class LibraryService:
     def list(self, *, limit: int | None = None) -> list[PaperRecord]:
         return self.papers.list(limit=limit)
 
+    def coverage(self, paper_ids: Sequence[str]) -> dict[str, DenseCoverage]:
+        """How far dense search covers each paper (empty when the indexer cannot tell)."""
+        coverage = getattr(self.indexer, "coverage", None)
+        return dict(coverage(paper_ids)) if callable(coverage) else {}
+
     def show(self, id_or_prefix: str) -> StoredPaper:
         paper_id = self.papers.resolve(id_or_prefix)
         return StoredPaper(self.papers.record(paper_id), self.papers.get(paper_id))
@@ -210,6 +266,10 @@ class LibraryService:
         if callable(prepare):
             prepare(paper_id)
         return self.papers.remove(paper_id, on_removed=self.indexer.remove_paper)
+
+
+def _timed(result: AddResult, started: float) -> AddResult:
+    return replace(result, seconds=time.perf_counter() - started)
 
 
 def collect_files(paths: Iterable[Path]) -> tuple[list[Path], list[AddResult]]:

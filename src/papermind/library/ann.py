@@ -1,0 +1,128 @@
+"""Approximate nearest neighbours for library-wide dense search (HNSW, ``usearch``).
+
+A small interface (``DenseAnn``) so another backend (pgvector, issue 15) can stand in. The
+usearch index lives in one file next to the library file and is opened memory-mapped
+(``view``) when it is up to date; a sidecar JSON says which change-log generation and model it
+reflects. Keys are chunk row ids; scores are cosines (vectors are unit length).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+CONNECTIVITY = 16
+EXPANSION_ADD = 128
+EXPANSION_SEARCH = 128
+"""HNSW settings (M, efConstruction, ef); measured in bench/search_latency.py."""
+
+
+class DenseAnn(Protocol):
+    """Approximate top-k by inner product over (row id, unit vector) pairs."""
+
+    def __len__(self) -> int: ...
+
+    def add(self, rows: np.ndarray, vectors: np.ndarray) -> None: ...
+
+    def remove(self, rows: Sequence[int]) -> None: ...
+
+    def search(self, query: np.ndarray, k: int) -> list[tuple[int, float]]: ...
+
+
+def ann_available() -> bool:
+    try:
+        import usearch.index  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+class UsearchAnn:
+    """HNSW over float16 vectors; ``open`` memory-maps a saved, up-to-date file."""
+
+    def __init__(self, dim: int, viewed: Path | None = None, *, threads: int = 1) -> None:
+        from usearch.index import Index
+
+        self.dim = dim
+        self.threads = threads
+        self._viewed = viewed
+        self._index: Any = _restore(viewed, view=True) if viewed else Index(
+            ndim=dim, metric="ip", dtype="f16", connectivity=CONNECTIVITY,
+            expansion_add=EXPANSION_ADD, expansion_search=EXPANSION_SEARCH)
+        self.dirty = False
+
+    @classmethod
+    def open(cls, path: Path, dim: int, stamp: dict[str, Any]) -> UsearchAnn | None:
+        """The saved index at ``path`` if its sidecar matches ``stamp``, else None."""
+        meta = _sidecar(path)
+        if not path.is_file() or not meta.is_file():
+            return None
+        try:
+            if json.loads(meta.read_text()) != stamp:
+                return None
+            opened = cls(dim, path)
+        except (OSError, ValueError, RuntimeError, AttributeError):
+            return None
+        return opened if opened._index.ndim == dim else None
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    def keys(self) -> np.ndarray:
+        """Every row id held, as int64."""
+        return np.asarray(self._index.keys, dtype=np.int64) if len(self._index) else \
+            np.zeros(0, dtype=np.int64)
+
+    def add(self, rows: np.ndarray, vectors: np.ndarray) -> None:
+        if len(rows):
+            self._writable()
+            self._index.add(np.asarray(rows, dtype=np.uint64), np.asarray(vectors, np.float32),
+                            threads=self.threads)
+            self.dirty = True
+
+    def remove(self, rows: Sequence[int]) -> None:
+        if len(rows):
+            self._writable()
+            self._index.remove(np.asarray(list(rows), dtype=np.uint64))
+            self.dirty = True
+
+    def search(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
+        if k <= 0 or len(self._index) == 0:
+            return []
+        found = self._index.search(np.asarray(query, dtype=np.float32), k, threads=1)
+        return [(int(key), 1.0 - float(dist)) for key, dist in zip(found.keys, found.distances,
+                                                                   strict=True)]
+
+    def save(self, path: Path, stamp: dict[str, Any]) -> None:
+        """Write the index and its sidecar atomically (a reader never sees half a file)."""
+        partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        self._index.save(str(partial))
+        partial.replace(path)
+        _sidecar(path).write_text(json.dumps(stamp))
+        self.dirty = False
+
+    def _writable(self) -> None:
+        """A memory-mapped view is read-only (changing one crashes usearch): load a private
+        copy of the file before the first change."""
+        if self._viewed is not None:
+            self._index = _restore(self._viewed, view=False)
+            self._viewed = None
+
+
+def _restore(path: Path, *, view: bool) -> Any:
+    from usearch.index import Index
+
+    index: Any = Index.restore(str(path), view=view)
+    if index is None:
+        raise ValueError(f"not a usearch index: {path}")
+    index.expansion_search = EXPANSION_SEARCH
+    return index
+
+
+def _sidecar(path: Path) -> Path:
+    return path.with_name(path.name + ".json")

@@ -1,0 +1,62 @@
+"""`papermind add` progress (plain lines off a terminal, a bar in one) and dense state in
+`list` / `show`."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from rich.console import Console
+
+from papermind.cli.add_progress import add_progress, embed_line, file_line
+from papermind.services.library import AddEvent, AddResult
+from tests.cli.conftest import CliRunner
+
+
+def papers(folder: Path, n: int) -> Path:
+    folder.mkdir()
+    for i in range(n):
+        (folder / f"p{i}.md").write_text(f"# Paper {i}\n\n## Method\n\nWe study topic {i}.\n")
+    return folder
+
+
+def test_add_of_a_folder_prints_one_plain_line_per_file(cli: CliRunner, tmp_path: Path) -> None:
+    result = cli("add", papers(tmp_path / "in", 3))
+    assert result.code == 0, result.err
+    lines = result.err.strip().splitlines()
+    files = [ln for ln in lines if ln.startswith("[")]
+    assert [ln.split(":")[0] for ln in files] == ["[1/3] p0.md", "[2/3] p1.md", "[3/3] p2.md"]
+    assert all("added in" in ln and "BM25-indexed" in ln for ln in files)
+    assert lines[-1].startswith("embedding: 3/3 chunks") and lines[-1].endswith("done")
+
+
+def test_list_and_show_tell_the_dense_state(cli: CliRunner, tmp_path: Path) -> None:
+    assert cli("add", papers(tmp_path / "in", 2)).code == 0
+    listed = cli("list", "--json").json()
+    assert {p["dense"]["state"] for p in listed} == {"ready"}
+    assert all(p["dense"]["chunks"] == p["dense"]["embedded"] > 0 for p in listed)
+    table = cli("list").out
+    assert "Dense" in table and "ready" in table
+    shown = cli("show", listed[0]["id"][:10])
+    assert "BM25 and dense ready" in shown.out
+    assert cli("show", "--json", listed[0]["id"][:10]).json()["dense"]["state"] == "ready"
+
+
+def test_the_terminal_bar_prints_file_lines_and_finishes() -> None:
+    buffer = io.StringIO()
+    console = Console(file=buffer, force_terminal=True, width=120)
+    done = AddResult("/x/a.pdf", "added", "abc", "A title", seconds=1.5)
+    with add_progress(console) as hook:
+        hook(AddEvent("start", 0, 2))
+        hook(AddEvent("parsing", 0, 2, "/x/a.pdf"))
+        hook(AddEvent("file", 1, 2, "/x/a.pdf", done))
+        hook(AddEvent("file", 2, 2, "/x/b.pdf", AddResult("/x/b.pdf", "failed", reason="bad")))
+        hook(AddEvent("embedding", 5, 10))
+        hook(AddEvent("embedding", 10, 10))
+    text = buffer.getvalue()
+    assert "[1/2] a.pdf: added in 1.5 s" in text and "[2/2] b.pdf: failed - bad" in text
+
+
+def test_line_texts() -> None:
+    assert file_line(1, 9, AddResult("d/x.md", "exists", "id", "T")) == "[1/9] x.md: exists - T"
+    assert embed_line(50, 100, 10.0) == "embedding: 50/100 chunks, 5.0 chunks/s, ETA 10 s"

@@ -1,0 +1,78 @@
+"""Library-wide dense search through the HNSW index: same answers as exact search, a file
+next to the library reused by the next process, kept in step with adds and removes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from papermind.db import Database
+from papermind.library.ann import UsearchAnn, ann_available
+from papermind.library.embedders import HashingEmbedder
+from papermind.library.search import SearchIndex, SearchOptions
+from tests.library.search_fixtures import make_paper
+
+pytestmark = pytest.mark.skipif(not ann_available(), reason="usearch is not installed")
+TOPICS = ["graph kernels count walks", "protein folding energy", "galaxy rotation curves",
+          "tweets offensive labels", "beam search parser", "enzyme kinetics rates"]
+
+
+def paper(i: int):
+    words = TOPICS[i % len(TOPICS)]
+    return make_paper([("Intro", "introduction", [f"We study {words} in setting {i}."]),
+                       ("Results", "results", [f"The {words} result {i} improves by {i}%."])],
+                      name=f"p{i}", year=2000 + i)
+
+
+def index_at(path: Path, ann_min_rows: int | None = 1) -> SearchIndex:
+    return SearchIndex(Database(path), HashingEmbedder(),
+                       options=SearchOptions(ann_min_rows=ann_min_rows))
+
+
+def test_ann_answers_like_exact_search_and_is_saved(tmp_path: Path) -> None:
+    db = tmp_path / "lib.sqlite3"
+    ann, exact = index_at(db), index_at(db, ann_min_rows=None)
+    for i in range(24):
+        ann.index_paper(paper(i))
+    for query in ["protein folding", "galaxy rotation", "offensive tweets labels"]:
+        got = [h.chunk_id for h in ann.search(query, mode="dense", k=5)]
+        assert got == [h.chunk_id for h in exact.search(query, mode="dense", k=5)]
+    saved = list(tmp_path.glob("lib.sqlite3.*.usearch"))
+    assert len(saved) == 1 and saved[0].with_name(saved[0].name + ".json").is_file()
+    again = index_at(db)  # a new process opens the saved file (memory-mapped view)
+    assert "galaxy rotation" in again.search("galaxy rotation", mode="dense", k=1)[0].text
+    assert again.vectors._ann is not None and again.vectors._ann._viewed is not None
+
+
+def test_ann_follows_adds_and_removes_from_another_process(tmp_path: Path) -> None:
+    db = tmp_path / "lib.sqlite3"
+    reader, writer = index_at(db), index_at(db)
+    for i in range(6):
+        writer.index_paper(paper(i))
+    assert reader.search("enzyme kinetics", mode="dense", k=1)[0].paper_id == paper(5).id
+    extra = make_paper([("X", "method", ["Quasar lattices shimmer in quantum foam."])], name="q")
+    writer.index_paper(extra)
+    assert reader.search("quasar lattices quantum foam", mode="dense", k=1)[0].paper_id == extra.id
+    writer.remove_paper(extra.id)
+    assert all(h.paper_id != extra.id
+               for h in reader.search("quasar lattices quantum foam", mode="dense", k=10))
+    ann = reader.vectors._ann
+    assert ann is not None and len(ann) == reader.store.count()
+    # filters still hold: ANN candidates are checked against section and year
+    hits = reader.search("result improves", mode="dense", k=3, section_kinds=["results"],
+                         year_min=2003)
+    assert hits and all(h.section_kind == "results" and (h.year or 0) >= 2003 for h in hits)
+
+
+def test_a_stale_or_foreign_file_is_rebuilt(tmp_path: Path) -> None:
+    path = tmp_path / "x.usearch"
+    ann = UsearchAnn(4)
+    ann.add(np.arange(3), np.eye(4, dtype=np.float32)[:3])
+    ann.save(path, {"model": "m", "generation": 1})
+    assert UsearchAnn.open(path, 4, {"model": "m", "generation": 2}) is None
+    opened = UsearchAnn.open(path, 4, {"model": "m", "generation": 1})
+    assert opened is not None and opened.search(np.eye(4, dtype=np.float32)[1], 1)[0][0] == 1
+    opened.remove([1])  # a view is copied before it changes (changing a view would crash)
+    assert sorted(opened.keys().tolist()) == [0, 2]
