@@ -11,7 +11,10 @@ import zlib
 from io import BytesIO
 from pathlib import Path
 
+import reportlab
 from reportlab.lib.pagesizes import LETTER
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas
 
 TEXT = (b"BT /F1 12 Tf 72 720 Td (Decompression bombs hide in small files.) Tj "
@@ -56,15 +59,28 @@ def bomb_pdf(path: Path, inflated_mb: int, *, level: int = 1) -> Path:
     return path
 
 
+def _embedded_fonts() -> tuple[str, str]:
+    """Fonts shipped with reportlab, embedded like a real paper's: Type 1 and TrueType."""
+    if "VeraBd" not in pdfmetrics.getRegisteredFontNames():
+        folder = Path(reportlab.__file__).parent / "fonts"
+        face = pdfmetrics.EmbeddedType1Face(str(folder / "DarkGardenMK.afm"),
+                                            str(folder / "DarkGardenMK.pfb"))
+        pdfmetrics.registerTypeFace(face)
+        pdfmetrics.registerFont(pdfmetrics.Font("DarkGarden", face.name, "WinAnsiEncoding"))
+        pdfmetrics.registerFont(TTFont("VeraBd", "VeraBd.ttf"))
+    return "DarkGarden", "VeraBd"
+
+
 def pages_pdf(path: Path | BytesIO, pages: int = 12, title: str = "Burst test paper"
               ) -> Path | BytesIO:
-    """A ``pages``-page PDF with a few lines of text and a drawing on every page."""
+    """A ``pages``-page PDF with embedded fonts, text and a drawing on every page."""
+    regular, bold = _embedded_fonts()
     doc = canvas.Canvas(path if isinstance(path, BytesIO) else str(path), pagesize=LETTER)
     doc.setTitle(title)
     for number in range(1, pages + 1):
-        doc.setFont("Helvetica-Bold", 14)
+        doc.setFont(bold, 14)
         doc.drawString(72, 720, f"{title}, page {number}")
-        doc.setFont("Helvetica", 10)
+        doc.setFont(regular, 10)
         for line in range(30):
             doc.drawString(72, 690 - 14 * line,
                            f"Line {line + 1} of page {number}: rendering must not race parsing.")
