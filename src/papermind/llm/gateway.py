@@ -206,7 +206,10 @@ class Gateway:
                             request: ChatRequest) -> tuple[ChatReply, int]:
         backend = self._shared.backend(name, endpoint)
         limiter = self._shared.limiter(name, endpoint)
-        policy = RetryPolicy(endpoint.max_retries, endpoint.timeout_s, endpoint.backoff_base_s,
+        # an in-process model cannot be stopped by a timeout, and is neither overloaded nor
+        # unreachable: its calls are bounded by max_tokens, never by wall-clock time
+        timeout = None if getattr(backend, "in_process", False) else endpoint.timeout_s
+        policy = RetryPolicy(endpoint.max_retries, timeout, endpoint.backoff_base_s,
                              endpoint.backoff_max_s)
 
         async def attempt() -> ChatReply:
