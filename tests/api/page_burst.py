@@ -8,6 +8,7 @@ nothing comes from the disk cache) while an upload parses another PDF at the sam
 from __future__ import annotations
 
 import concurrent.futures
+import os
 import time
 from dataclasses import dataclass, field
 from io import BytesIO
@@ -34,8 +35,9 @@ class BurstResult:
 
 
 def burst_paper() -> bytes:
-    """A real paper when ../shared/data is there (it crashed the old server), else generated."""
-    real = sorted((SHARED_DATA / "pdfs" / "science_parse").glob("*.pdf"))
+    """A real paper when ../shared/data (or $PAPERMIND_SHARED_DATA) is there, else generated."""
+    data = Path(os.environ.get("PAPERMIND_SHARED_DATA", SHARED_DATA))
+    real = sorted((data / "pdfs" / "science_parse").glob("*.pdf"))
     return real[0].read_bytes() if real else _pdf("Burst")
 
 
@@ -62,6 +64,7 @@ def _upload(base: str, title: str) -> int:
 
 def run_bursts(work: Path, *, rounds: int, parallel: int = 40) -> BurstResult:
     """Start a server in ``work``, upload a paper, then fire ``rounds`` bursts."""
+    work.mkdir(parents=True, exist_ok=True)
     server = ServerProcess(work / "home", "http://127.0.0.1:9/v1", work / "server.log").start()
     result = BurstResult()
     try:
