@@ -125,7 +125,7 @@ def test_indexer_runs_in_the_unit_of_work(repo: PaperRepository, tmp_path: Path)
     bad = write(tmp_path / "bad.txt", "Broken paper")
     results = service.add([ok, bad])
     assert [r.status for r in results] == ["added", "failed"]
-    assert "could not be read" in results[1].reason
+    assert "could not be added" in results[1].reason
     assert "RuntimeError" not in results[1].reason and "crashed" not in results[1].reason
     assert indexer.indexed == [results[0].paper_id]
     assert [r.id for r in repo.list()] == [results[0].paper_id]

@@ -159,7 +159,7 @@ class LibraryService:
             return AddResult(shown, "failed", reason=str(err))
         except Exception:  # one broken file must not stop a batch: report it, without internals
             log.warning("adding %s failed unexpectedly", shown, exc_info=True)
-            return AddResult(shown, "failed", reason=f"{name} could not be read (an unexpected "
+            return AddResult(shown, "failed", reason=f"{name} could not be added (an unexpected "
                              "error; the log has details)")
         return AddResult(shown, status, paper.id, paper.title)
 
