@@ -41,6 +41,7 @@ def test_a_foreign_host_header_is_refused(server: tuple[str, httpx.Client]) -> N
     refused = client.get("/api/papers", headers={"Host": "evil.example"})
     assert refused.status_code == 400 and "evil.example" in refused.json()["detail"]
     assert refused.headers["content-type"].startswith("application/problem+json")
+    assert refused.headers["x-frame-options"] == "DENY"
     port = base.rsplit(":", 1)[1]
     for host in (f"127.0.0.1:{port}", f"localhost:{port}"):
         assert client.get("/api/papers", headers={"Host": host}).status_code == 200

@@ -71,11 +71,6 @@ class FrontDoor:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        headers = Headers(scope=scope)
-        refusal = self._refusal(scope, headers)
-        if refusal is not None:
-            await problem(*refusal)(scope, receive, send)
-            return
         started = False
         rejected: list[BodyRejected] = []
 
@@ -88,6 +83,10 @@ class FrontDoor:
                 message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
             await send(message)
 
+        refusal = self._refusal(scope, Headers(scope=scope))
+        if refusal is not None:
+            await problem(*refusal)(scope, receive, secured)
+            return
         try:
             await self.app(scope, self._bounded(receive, self._limit(scope), rejected), secured)
         except Exception:
