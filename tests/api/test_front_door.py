@@ -69,6 +69,9 @@ def test_security_headers_on_every_response(server: tuple[str, httpx.Client]) ->
         assert "frame-ancestors 'none'" in headers["content-security-policy"]
         assert headers["x-frame-options"] == "DENY"
         assert headers["x-content-type-options"] == "nosniff"
+    docs = client.get("/docs")
+    assert docs.status_code == 200 and "frame-ancestors 'none'" in docs.headers[
+        "content-security-policy"]  # the API docs' CDN script still loads
 
 
 def test_login_checks_the_token(home: Path) -> None:

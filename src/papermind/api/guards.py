@@ -21,11 +21,13 @@ from papermind.api.security import is_loopback
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
 UPLOAD_PATHS = {"/api/papers", "/ui/upload"}
 MULTIPART_SLACK = 1 << 20
+STRICT_CSP = (b"default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+              b"img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; "
+              b"frame-ancestors 'none'")
+DOCS_PATHS = {"/docs", "/redoc", "/docs/oauth2-redirect"}
+"""FastAPI's API docs load their script from a CDN and inline: they only get frame-ancestors."""
+DOCS_CSP = b"frame-ancestors 'none'"
 SECURITY_HEADERS = [
-    (b"content-security-policy",
-     b"default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-     b"img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; "
-     b"frame-ancestors 'none'"),
     (b"x-frame-options", b"DENY"),
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"same-origin"),
@@ -80,7 +82,9 @@ class FrontDoor:
                 return  # the app's answer to a body we cut off is replaced by ours
             if message["type"] == "http.response.start":
                 started = True
-                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+                csp = DOCS_CSP if scope["path"] in DOCS_PATHS else STRICT_CSP
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS,
+                                      (b"content-security-policy", csp)]
             await send(message)
 
         refusal = self._refusal(scope, Headers(scope=scope))
