@@ -21,6 +21,10 @@ class IngestSettings(BaseModel):
 
     max_file_mb: float = Field(default=100.0, description="largest file accepted, in MiB")
     max_pages: int = Field(default=500, description="longest document accepted, in pages")
+    max_stream_mb: float = Field(
+        default=128.0, description="largest decoded PDF stream accepted, in MiB (bomb guard)")
+    max_decoded_mb: float = Field(
+        default=2048.0, description="largest total of decoded PDF streams, in MiB")
     hidden_font_pt: float = Field(default=2.0, description="text below this size is hidden")
 
 
@@ -147,6 +151,12 @@ class ApiSettings(BaseModel):
     port: int = Field(default=8765, description="listen port")
     token: str | None = Field(default=None, description="required off loopback")
     max_upload_mb: float = Field(default=50.0, description="largest upload accepted")
+    max_body_kb: float = Field(default=1024.0, description="largest other request body, in KiB")
+    allowed_hosts: list[str] = Field(
+        default_factory=list, description="Host names clients may use; empty = the listen "
+        "address (plus localhost names on loopback); any when listening on 0.0.0.0")
+    header_timeout_s: float = Field(default=10.0, description="time to send request headers")
+    body_timeout_s: float = Field(default=30.0, description="longest wait for body data")
     workers: int = Field(default=2, description="jobs run at once")
 
 

@@ -34,7 +34,8 @@ SCHEMA_NODES = {"EditorDraft": "editor", "DevilDraft": "devil_advocate",
 REVIEWER_NODES = {"contribution": "contribution_reviewer", "method": "methodology_reviewer",
                   "experiments": "experiment_reviewer"}
 VOLATILE = {"usage"}
-"""Report keys that legitimately differ after a resume: usage counts this process's calls."""
+"""Report keys that legitimately differ after a resume: usage also counts the calls that
+were in flight at the kill and were made again (or answered from the cache)."""
 TIMES = {"started", "finished", "seconds"}
 START_TIMEOUT_S = 90.0
 JOB_TIMEOUT_S = 180.0
@@ -193,12 +194,12 @@ def uninterrupted_run(work: Path, mock: MockOpenAIServer) -> RunOutcome:
 
 
 def crash_run(work: Path, mock: MockOpenAIServer, *, after_nodes: int,
-              delay_s: float) -> RunOutcome:
+              delay_s: float, env: dict[str, str] | None = None) -> RunOutcome:
     """Kill the server ``delay_s`` after ``after_nodes`` nodes finished, restart, finish."""
     mock.reset()
     work.mkdir(parents=True, exist_ok=True)
     log = work / "server.log"
-    first = ServerProcess(work / "home", mock.base_url, log).start()
+    first = ServerProcess(work / "home", mock.base_url, log, env=env).start()
     try:
         with first.client() as client:
             job_id = submit_review(client, write_paper(work))
@@ -210,7 +211,7 @@ def crash_run(work: Path, mock: MockOpenAIServer, *, after_nodes: int,
             time.sleep(delay_s)
     finally:
         first.kill()
-    second = ServerProcess(work / "home", mock.base_url, log, port=first.port).start()
+    second = ServerProcess(work / "home", mock.base_url, log, port=first.port, env=env).start()
     try:
         outcome = _finish(second, job_id, mock)
     finally:

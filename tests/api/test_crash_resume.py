@@ -43,3 +43,16 @@ def test_killed_mid_review_resumes_to_the_same_report(
     assert crashed.completed_before_kill[0] == "editor"
     assert crashed.calls_per_node()["editor"] == 1, "the finished editor was not called again"
     assert crashed.job["usage"], "the resumed job records usage"
+    # usage spans both attempts: the editor's call, made before the kill, is counted
+    assert crashed.report["usage"]["by_node"]["editor"]["calls"] >= 1
+    assert crashed.report["usage"]["tokens_in"] >= reference.report["usage"]["tokens_in"]
+
+
+def test_a_budget_spans_the_kill_and_the_resume(
+        mock: MockOpenAIServer, reference: RunOutcome, tmp_path: Path) -> None:
+    """A budget the uninterrupted run exceeds is exceeded by the killed-and-resumed run too."""
+    used = reference.report["usage"]["tokens_in"] + reference.report["usage"]["tokens_out"]
+    budget = {"PAPERMIND_LLM__JOB_TOKEN_BUDGET": str(used - 1)}
+    crashed = crash_run(tmp_path, mock, after_nodes=4, delay_s=LATENCY_S / 2, env=budget)
+    assert crashed.job["status"] == "failed", crashed.job
+    assert "over its budget" in crashed.job["error"]

@@ -53,7 +53,8 @@ def test_failed_indexing_stores_nothing(container: Container, tmp_path: Path,
 
     monkeypatch.setattr(store, "replace_paper", write_then_fail)
     [result] = container.library.add([write(tmp_path / "p.md", PAPER)])
-    assert result.status == "failed" and "disk I/O error" in result.reason
+    assert result.status == "failed" and "could not be added" in result.reason
+    assert "disk I/O error" not in result.reason  # internals go to the log, not the user
     assert container.papers.count() == 0 and store.count() == 0
     assert container.papers.files.names() == []
     container.close()

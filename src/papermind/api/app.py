@@ -10,6 +10,7 @@ from fastapi import Depends, FastAPI, Request
 
 from papermind import __version__
 from papermind.api import errors, jobs, papers, search
+from papermind.api.guards import FrontDoor, policy_for
 from papermind.api.security import authorize
 from papermind.config import Settings
 from papermind.services.container import Container
@@ -47,6 +48,9 @@ def create_app(settings: Settings, *, container: Container | None = None,
     app.state.container = box
     app.state.settings = settings
     errors.install(app)
+    api = settings.api
+    app.add_middleware(FrontDoor, policy=policy_for(api.host, api.allowed_hosts, api.max_body_kb,
+                                                    api.max_upload_mb, api.body_timeout_s))
     app.include_router(papers.router)
     app.include_router(search.router)
     app.include_router(jobs.router)

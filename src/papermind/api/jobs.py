@@ -66,7 +66,7 @@ def result(job_id: str, jobs: JobsDep, container: ContainerDep,
 
 
 @router.get("/{job_id}/events", summary="Progress events so far")
-def events(job_id: str, jobs: JobsDep, after: int = Query(0, ge=0)) -> list[dict[str, Any]]:
+def events(job_id: str, jobs: JobsDep, after: int = Query(0, ge=0, le=2**62)) -> list[dict[str, Any]]:
     jobs.store.get(job_id)
     return [e.model_dump(mode="json") for e in jobs.store.events(job_id, after)]
 

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, UploadFile
+from fastapi import APIRouter, Path, Query, UploadFile
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from papermind.api.deps import ContainerDep, SettingsDep
-from papermind.errors import IngestError, NotFoundError
-from papermind.ingest.page_image import render_page_png
+from papermind.errors import IngestError
 from papermind.services.grounding import verify, verify_json
 from papermind.services.uploads import read_limited, safe_name, sniff
 
@@ -45,19 +44,16 @@ def get_paper(paper_id: str, container: ContainerDep) -> dict[str, Any]:
 
 @router.delete("/{paper_id}", summary="Remove a paper, its file and its index entries")
 def delete_paper(paper_id: str, container: ContainerDep) -> dict[str, Any]:
-    return {"removed": _record(container.library.remove(paper_id))}
+    removed = container.library.remove(paper_id)
+    container.page_images.forget(removed.id)
+    return {"removed": _record(removed)}
 
 
 @router.get("/{paper_id}/pages/{number}.png", summary="A page rendered as PNG",
             response_class=Response, responses={200: {"content": {"image/png": {}}}})
-async def page_image(paper_id: str, number: int, container: ContainerDep,
+async def page_image(paper_id: str, number: Annotated[int, Path(ge=1, le=100_000)], container: ContainerDep,
                      scale: float = Query(1.5, ge=0.25, le=4.0)) -> Response:
-    full_id = container.papers.resolve(paper_id)
-    record = container.papers.record(full_id)
-    if record.source_type != "pdf":
-        raise NotFoundError("page images exist only for PDF papers")
-    png = await run_in_threadpool(render_page_png, container.papers.file_path(full_id), number,
-                                  scale=scale)
+    png = await run_in_threadpool(container.page_images.png, paper_id, number, scale)
     return Response(png, media_type="image/png", headers={"Cache-Control": "max-age=3600"})
 
 

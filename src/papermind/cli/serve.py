@@ -20,6 +20,7 @@ def serve(
     import uvicorn
 
     from papermind.api.app import create_app
+    from papermind.api.http_protocol import guarded_protocol
     from papermind.api.security import check_bind
     from papermind.services.logs import configure_json_logging
 
@@ -31,7 +32,8 @@ def serve(
     check_bind(api.host, api.token)
     configure_json_logging()
     uvicorn.run(create_app(settings), host=api.host, port=api.port, log_config=None,
-                timeout_graceful_shutdown=5)
+                timeout_graceful_shutdown=5, http=guarded_protocol(api.header_timeout_s),
+                h11_max_incomplete_event_size=64 * 1024)
 
 
 def register(app: typer.Typer) -> None:

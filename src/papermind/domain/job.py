@@ -4,24 +4,52 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from papermind.domain.base import Frozen
 
 JobKind = Literal["reading", "review", "question"]
 JobStatus = Literal["queued", "running", "completed", "failed", "cancelled"]
 FINISHED: frozenset[str] = frozenset({"completed", "failed", "cancelled"})
+MAX_QUESTION_CHARS = 4000
+
+
+def _check_encodable(text: str) -> None:
+    """Refuse text that cannot be stored or sent as UTF-8 (lone surrogates, e.g. "\\ud800")."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError("text contains an unpaired surrogate (not valid Unicode)") from None
 
 
 class JobRequest(Frozen):
     """What a client asked for. Two equal requests share one running job."""
 
     kind: JobKind
-    paper_id: str | None = Field(default=None, description="the paper (reading, review)")
-    question: str | None = Field(default=None, description="the question (question jobs)")
+    paper_id: str | None = Field(default=None, max_length=200,
+                                 description="the paper (reading, review)")
+    question: str | None = Field(default=None, max_length=MAX_QUESTION_CHARS,
+                                 description="the question (question jobs)")
     deep: bool = Field(default=False, description="question: run the deep-thinking workflow")
-    paper_ids: list[str] = Field(default_factory=list, description="question: limit to papers")
+    paper_ids: list[str] = Field(default_factory=list, max_length=1000,
+                                 description="question: limit to papers")
     reviewers: Literal["minimal", "full"] = Field(default="full", description="review panel size")
+
+    @field_validator("paper_id", "question")
+    @classmethod
+    def _encodable(cls, value: str | None) -> str | None:
+        if value is not None:
+            _check_encodable(value)
+        return value
+
+    @field_validator("paper_ids")
+    @classmethod
+    def _ids_encodable(cls, value: list[str]) -> list[str]:
+        for item in value:
+            if len(item) > 200:
+                raise ValueError("a paper id is at most 200 characters")
+            _check_encodable(item)
+        return value
 
     @model_validator(mode="after")
     def _needs(self) -> JobRequest:

@@ -40,14 +40,25 @@ def parse_bytes(data: bytes, name: str, *, settings: IngestSettings | None = Non
     paper_id = hashlib.sha256(data).hexdigest()
     if kind == "pdf":
         pages, findings, warnings = pdf_pages(data, name, settings)
-        return build_paper(pages, findings, paper_id=paper_id, source_name=name,
-                           source_type="pdf", warnings=warnings)
+        return _with_text(build_paper(pages, findings, paper_id=paper_id, source_name=name,
+                                      source_type="pdf", warnings=warnings))
     text = decode_text(data, name)
     pages = text_pages(text, markdown=kind == "md")
     if len(pages) > settings.max_pages:
         raise IngestError(f"{name} has {len(pages)} pages; the limit is {settings.max_pages}",
                           hint="raise ingest.max_pages to accept it")
-    return build_paper(pages, [], paper_id=paper_id, source_name=name, source_type=kind)
+    return _with_text(build_paper(pages, [], paper_id=paper_id, source_name=name,
+                                  source_type=kind))
+
+
+def _with_text(paper: Paper) -> Paper:
+    """``paper``, or IngestError when none of its lines holds a word (letters)."""
+    for page in paper.pages:
+        for line in page.lines:
+            if any(ch.isalpha() for ch in line.text):
+                return paper
+    raise IngestError(f"{paper.source_name} has no usable text (at most page numbers, running "
+                      "heads or symbols)", hint="nothing in it could be read, searched or cited")
 
 
 def _too_large(name: str, size: int, settings: IngestSettings) -> IngestError:

@@ -19,6 +19,9 @@ def detect_kind(data: bytes, name: str) -> Kind:
     if data[:1024].lstrip(b"\x00\t\r\n \x0c").startswith(b"%PDF-") or b"%PDF-" in data[:1024]:
         return "pdf"
     text = decode_text(data, name)
+    if name.lower().endswith(".pdf"):  # the content decides, and it is not a PDF
+        raise IngestError(f"{name} is not a PDF (its content is text)",
+                          hint="a .pdf file must be a PDF; text files are accepted as .txt or .md")
     if name.lower().endswith((".md", ".markdown")) or len(_MD_HEADING.findall(text[:20000])) >= 2:
         return "md"
     return "txt"

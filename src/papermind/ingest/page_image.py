@@ -1,4 +1,4 @@
-"""Render one PDF page to PNG for the web UI's citation view."""
+"""Render one PDF page to PNG for the web UI's citation view (under the PDFium lock)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,14 @@ from pathlib import Path
 import pypdfium2 as pdfium
 
 from papermind.errors import InputError, NotFoundError
+from papermind.ingest.pdfium_guard import pdfium_lock
+
+MAX_PIXELS = 40_000_000
+"""Largest bitmap rendered (160 MB in RGBA): a hostile page box cannot exhaust memory."""
 
 
-def render_page_png(path: Path, page_number: int, *, scale: float = 1.5) -> bytes:
+def render_page_png(path: Path, page_number: int, *, scale: float = 1.5,
+                    max_pixels: int = MAX_PIXELS) -> bytes:
     """PNG bytes of ``page_number`` (1-based) at ``scale`` x 72 dpi.
 
     Boxes in the paper model are PDF points with a top-left origin, so a box maps onto
@@ -18,18 +23,38 @@ def render_page_png(path: Path, page_number: int, *, scale: float = 1.5) -> byte
     """
     if not 0.25 <= scale <= 4.0:
         raise InputError("scale must be between 0.25 and 4")
+    with pdfium_lock():
+        try:
+            document = pdfium.PdfDocument(str(path))
+        except pdfium.PdfiumError:
+            raise InputError("the stored PDF cannot be opened") from None
+        try:
+            return _render(document, page_number, scale, max_pixels)
+        finally:
+            document.close()
+
+
+def _render(document: pdfium.PdfDocument, page_number: int, scale: float,
+            max_pixels: int) -> bytes:
+    if not 1 <= page_number <= len(document):
+        raise NotFoundError(f"page {page_number} does not exist (the paper has "
+                            f"{len(document)} pages)")
     try:
-        document = pdfium.PdfDocument(str(path))
-    except pdfium.PdfiumError as err:
-        raise InputError(f"cannot open the stored PDF: {err}") from err
-    try:
-        if not 1 <= page_number <= len(document):
-            raise NotFoundError(f"page {page_number} does not exist (the paper has "
-                                f"{len(document)} pages)")
         page = document[page_number - 1]
-        image = page.render(scale=scale).to_pil()
-        buffer = io.BytesIO()
-        image.save(buffer, format="PNG", optimize=False)
+    except pdfium.PdfiumError:
+        raise InputError(f"page {page_number} of the stored PDF is damaged") from None
+    try:
+        width, height = page.get_size()
+        if width * height * scale * scale > max_pixels:
+            raise InputError(f"page {page_number} is too large to render at scale {scale:g}",
+                             hint="try a smaller scale")
+        bitmap = page.render(scale=scale)
+        try:
+            image = bitmap.to_pil()
+            buffer = io.BytesIO()
+            image.save(buffer, format="PNG", optimize=False)  # copies out of the bitmap
+        finally:
+            bitmap.close()
         return buffer.getvalue()
     finally:
-        document.close()
+        page.close()

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import threading
-
 import pypdfium2 as pdfium
 
 from papermind.config import IngestSettings
@@ -12,9 +10,9 @@ from papermind.ingest.furniture import split_furniture
 from papermind.ingest.hidden_text import find_hidden, hidden_char_indices
 from papermind.ingest.layout import LaidOutPage, RawFinding
 from papermind.ingest.pdf_layout import PageChars, page_lines
+from papermind.ingest.pdf_streams import check_stream_sizes
+from papermind.ingest.pdfium_guard import pdfium_lock
 from papermind.ingest.reading_order import mark_block_starts, order_lines
-
-_PDFIUM = threading.Lock()  # PDFium is not thread-safe; one document at a time per process
 
 
 def _open(data: bytes, name: str) -> pdfium.PdfDocument:
@@ -29,12 +27,17 @@ def _open(data: bytes, name: str) -> pdfium.PdfDocument:
         if "password" in message or "security" in message:
             raise IngestError(f"{name} is an encrypted (password-protected) PDF",
                               hint="remove the password and try again") from None
-        raise IngestError(f"{name} is a damaged PDF that cannot be read ({exc})") from None
+        raise IngestError(f"{name} is a damaged PDF that cannot be read",
+                          hint="open it in a PDF viewer and save or print it to a new PDF") from None
 
 
 def _layout_page(doc: pdfium.PdfDocument, index: int, settings: IngestSettings
                  ) -> tuple[LaidOutPage, list[RawFinding], int]:
-    page = doc[index]
+    try:
+        page = doc[index]
+    except pdfium.PdfiumError:
+        raise IngestError(f"page {index + 1} is damaged and cannot be read",
+                          hint="open the file in a PDF viewer and save it again") from None
     try:
         bbox = page.get_bbox()  # boxes live in this (unrotated) space, so do width and height
         width, height = bbox[2] - bbox[0], bbox[3] - bbox[1]
@@ -86,7 +89,9 @@ def _read(data: bytes, name: str, settings: IngestSettings
 def pdf_pages(data: bytes, name: str, settings: IngestSettings
               ) -> tuple[list[LaidOutPage], list[RawFinding], list[str]]:
     """Pages with flow lines in reading order, hidden-text findings, and warnings."""
-    with _PDFIUM:
+    check_stream_sizes(data, name, max_stream_mb=settings.max_stream_mb,
+                       max_total_mb=settings.max_decoded_mb)
+    with pdfium_lock():
         pages, findings = _read(data, name, settings)
     split_furniture(pages)
     for page in pages:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 TEMP_PREFIX = ".tmp-"
 STALE_TEMP_S = 3600.0
+"""A temporary file of a process that may still be alive is only swept after this long."""
 
 
 class StagedFile:
@@ -62,7 +63,7 @@ class FileStore:
     def stage(self, name: str, data: bytes) -> StagedFile:
         """Write ``data`` under a temporary name that becomes ``name`` on commit."""
         self.root.mkdir(parents=True, exist_ok=True)
-        temp = self.root / f"{TEMP_PREFIX}{secrets.token_hex(6)}-{name}"
+        temp = self.root / _temp_name(name)
         with open(temp, "wb") as handle:
             handle.write(data)
             handle.flush()
@@ -74,19 +75,23 @@ class FileStore:
         path = self.root / name
         if not path.exists():
             return PendingRemoval(path, None)
-        aside = self.root / f"{TEMP_PREFIX}{secrets.token_hex(6)}-{name}"
+        aside = self.root / _temp_name(name)
         os.replace(path, aside)
         return PendingRemoval(path, aside)
 
     def sweep_stale(self, older_than_s: float = STALE_TEMP_S) -> int:
-        """Delete temporary files left by a crashed process; returns how many."""
+        """Delete temporary files left by a crashed process; returns how many.
+
+        A temporary name carries its writer's process id: one whose process is gone (a
+        SIGKILL during ``add``) is removed at once; others only once ``older_than_s`` old.
+        """
         if not self.root.is_dir():
             return 0
         cutoff = time.time() - older_than_s
         removed = 0
         for temp in self.root.glob(f"{TEMP_PREFIX}*"):
             try:
-                if temp.stat().st_mtime < cutoff:
+                if not _writer_alive(temp.name) or temp.stat().st_mtime < cutoff:
                     temp.unlink()
                     removed += 1
             except FileNotFoundError:
@@ -99,3 +104,23 @@ class FileStore:
             return []
         return sorted(p.name for p in self.root.iterdir()
                       if p.is_file() and not p.name.startswith(TEMP_PREFIX))
+
+
+def _temp_name(name: str) -> str:
+    return f"{TEMP_PREFIX}{os.getpid()}-{secrets.token_hex(6)}-{name}"
+
+
+def _writer_alive(temp_name: str) -> bool:
+    """Whether the process that wrote ``temp_name`` may still be running (True if unknown)."""
+    pid = temp_name[len(TEMP_PREFIX):].split("-", 1)[0]
+    if not pid.isdigit() or len(pid) > 9:
+        return True  # an older name without a process id: judged by age
+    if int(pid) == os.getpid():
+        return True
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True

@@ -58,7 +58,11 @@ class ChatReply:
 
 
 class ChatBackend(Protocol):
-    """Sends one request (no retries: the gateway owns those)."""
+    """Sends one request (no retries: the gateway owns those).
+
+    A backend that computes in this process (the bundled model) sets ``in_process = True``:
+    the gateway then bounds its calls by max tokens instead of a wall-clock timeout.
+    """
 
     async def complete(self, request: ChatRequest) -> ChatReply: ...
 

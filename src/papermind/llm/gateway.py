@@ -206,7 +206,10 @@ class Gateway:
                             request: ChatRequest) -> tuple[ChatReply, int]:
         backend = self._shared.backend(name, endpoint)
         limiter = self._shared.limiter(name, endpoint)
-        policy = RetryPolicy(endpoint.max_retries, endpoint.timeout_s, endpoint.backoff_base_s,
+        # an in-process model cannot be stopped by a timeout, and is neither overloaded nor
+        # unreachable: its calls are bounded by max_tokens, never by wall-clock time
+        timeout = None if getattr(backend, "in_process", False) else endpoint.timeout_s
+        policy = RetryPolicy(endpoint.max_retries, timeout, endpoint.backoff_base_s,
                              endpoint.backoff_max_s)
 
         async def attempt() -> ChatReply:
@@ -261,17 +264,20 @@ def build_gateway(settings: LLMSettings, *, db: Database | None = None,
                   backends: Mapping[str, ChatBackend] | None = None,
                   factory: BackendFactory | None = None,
                   local_model: str | None = None) -> Gateway:
-    """A gateway for ``settings``; ``db`` enables the persistent cache (if settings allow).
+    """A gateway for ``settings``; ``db`` enables the persistent cache (if settings allow)
+    and keeps every job's calls there, so usage and budgets span a job's attempts.
 
     ``backends`` pre-supplies backends by endpoint name (tests, custom providers);
     other endpoints are built on first use by ``factory`` (default: by provider);
     ``local_model`` names the model behind the 'local' endpoint (default: the bundled one).
     """
     from papermind.llm.local import local_model_name
+    from papermind.llm.usage_store import CallStore
 
     cache = ResponseCache(db) if db is not None and settings.cache else None
     local = local_model or local_model_name()
-    shared = _Shared(settings, factory or default_factory(settings), cache, local)
+    shared = _Shared(settings, factory or default_factory(settings), cache, local,
+                     ledger=UsageLedger(store=CallStore(db) if db is not None else None))
     shared.backends.update(backends or {})
     return Gateway(shared)
 

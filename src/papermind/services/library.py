@@ -122,9 +122,10 @@ class FileParser:
             return self._parse(data, name)
         except PapermindError:
             raise
-        except Exception as err:
-            log.debug("parser crashed on %s", name, exc_info=True)
-            raise IngestError(f"{name}: the parser failed ({type(err).__name__}: {err})") from err
+        except Exception as err:  # the message stays free of internals; the log has them
+            log.warning("parser crashed on %s", name, exc_info=True)
+            raise IngestError(f"{name} could not be read (the parser failed on it; the log "
+                              "has details)") from err
 
     def read(self, path: Path) -> bytes:
         if not path.exists():
@@ -217,9 +218,10 @@ class LibraryService:
             status = self._store(paper, data)
         except PapermindError as err:
             return AddResult(shown, "failed", reason=str(err))
-        except Exception as err:  # one broken file must not stop a batch: report it
-            log.debug("adding %s failed", shown, exc_info=True)
-            return AddResult(shown, "failed", reason=f"{type(err).__name__}: {err}")
+        except Exception:  # one broken file must not stop a batch: report it, without internals
+            log.warning("adding %s failed unexpectedly", shown, exc_info=True)
+            return AddResult(shown, "failed", reason=f"{name} could not be added (an unexpected "
+                             "error; the log has details)")
         version_of = self._catalog(paper) if status == "added" else None
         return AddResult(shown, status, paper.id, paper.title, version_of=version_of)
 

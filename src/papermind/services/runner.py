@@ -3,6 +3,11 @@
 One mechanism for the CLI, the API's background jobs and tests: thread id = job id; a
 thread that already has a checkpoint resumes from it instead of starting again, so
 completed nodes are never re-executed.
+
+Steps are checkpointed with durability "sync": a step's checkpoint is written before the
+next step starts (and before its progress is reported). LangGraph's default, "async",
+writes it in the background, so a process killed just after a node finished could lose
+that checkpoint and run the node again on resume.
 """
 
 from __future__ import annotations
@@ -61,7 +66,8 @@ async def run_graph(
     if resume is not None:
         payload = Command(resume=resume)
     nodes_run: list[str] = []
-    async for update in app.astream(payload, config, context=context, stream_mode="updates"):
+    async for update in app.astream(payload, config, context=context, stream_mode="updates",
+                                    durability="sync"):
         for node, delta in update.items():
             if node.startswith("__"):
                 continue

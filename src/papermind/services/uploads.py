@@ -54,6 +54,9 @@ def safe_name(name: str | None, kind: str) -> str:
     """A display name only: files are stored by content hash, never under this name."""
     base = re.sub(r"[^A-Za-z0-9._ -]+", "_", (name or "").replace("\\", "/").rsplit("/", 1)[-1])
     base = base[:120].strip(" .")
-    suffix = ".pdf" if kind == "pdf" else (".md" if base.lower().endswith(".md") else ".txt")
+    claimed = base.lower().rsplit(".", 1)[-1] if "." in base else ""
+    # a name claiming .pdf keeps it, so ingest refuses a .pdf whose content is not a PDF
+    suffix = ".pdf" if kind == "pdf" or claimed == "pdf" else (
+        ".md" if claimed == "md" else ".txt")
     stem = base.rsplit(".", 1)[0] if "." in base else base
     return (stem or "upload") + suffix

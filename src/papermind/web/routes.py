@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hmac
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -143,7 +144,12 @@ def mount(app: FastAPI) -> None:
         return _page(request, "login.html")
 
     @app.post("/login", include_in_schema=False)
-    def login(token: str = Form(...)) -> Response:
+    def login(request: Request, token: str = Form(..., max_length=1000)) -> Response:
+        expected = request.app.state.settings.api.token
+        if not expected:
+            return RedirectResponse("/", status_code=303)  # no token needed here
+        if not hmac.compare_digest(token.encode(), expected.encode()):
+            return _page(request, "login.html", status=401, error="wrong token")
         response = RedirectResponse("/", status_code=303)
         response.set_cookie("papermind_token", token, httponly=True, samesite="strict")
         return response

@@ -11,6 +11,8 @@ from papermind.llm.cache import ResponseCache
 from papermind.llm.endpoints import ChatBackend, LangChainBackend
 from papermind.llm.gateway import Gateway, _Shared, default_factory
 from papermind.llm.testing.fake_chat import RecordedCall, ScriptedChatModel
+from papermind.llm.usage import UsageLedger
+from papermind.llm.usage_store import CallStore
 
 FAKE_ENDPOINT = EndpointSettings(provider="fake", model="scripted", max_retries=2,
                                  backoff_base_s=0.001, backoff_max_s=0.01, timeout_s=30.0)
@@ -47,7 +49,9 @@ def fake_gateway(script: dict[str, Iterable[Any]] | None = None, *,
     model = ScriptedChatModel(script or {})
     backend: ChatBackend = LangChainBackend(model)
     cache = ResponseCache(db) if db is not None and llm_settings.cache else None
-    shared = _Shared(llm_settings, default_factory(llm_settings), cache, "scripted")
+    store = CallStore(db) if db is not None else None
+    shared = _Shared(llm_settings, default_factory(llm_settings), cache, "scripted",
+                     ledger=UsageLedger(store=store))
     shared.backends.update({name: backend for name in [*endpoints, "local"]})
     gateway = FakeGateway(shared)
     gateway.model = model

@@ -1,0 +1,22 @@
+"""The one door to PDFium in this process.
+
+PDFium is not thread-safe: two threads inside it at once (a page rendering while an upload
+parses) corrupt its state or crash the process. Every PDFium call in papermind runs inside
+``pdfium_lock()`` (parsing, rendering, uploads, jobs), and every PDFium object is closed
+before the lock is released, so no finalizer runs PDFium code later on another thread.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+_LOCK = threading.RLock()
+
+
+@contextmanager
+def pdfium_lock() -> Iterator[None]:
+    """Hold the process-wide PDFium lock (re-entrant within one thread)."""
+    with _LOCK:
+        yield

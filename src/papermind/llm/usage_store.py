@@ -1,0 +1,61 @@
+"""Every call of a job, stored in the library database as it happens.
+
+A job that is killed and resumed runs in a new process with a new in-memory ledger; the
+calls of its earlier attempts live here, so its token budget and its reported usage add up
+over every attempt.
+"""
+
+from __future__ import annotations
+
+import time
+
+from papermind.db import Database
+from papermind.llm.usage import CallRecord
+
+COMPONENT = "llm_calls"
+MIGRATIONS = [
+    """
+    CREATE TABLE llm_calls (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        job_id TEXT NOT NULL,
+        at REAL NOT NULL,
+        role TEXT NOT NULL,
+        node TEXT,
+        endpoint TEXT NOT NULL,
+        model TEXT NOT NULL,
+        tokens_in INTEGER NOT NULL,
+        tokens_out INTEGER NOT NULL,
+        cost_usd REAL NOT NULL,
+        cached INTEGER NOT NULL,
+        attempts INTEGER NOT NULL,
+        latency_s REAL NOT NULL,
+        ok INTEGER NOT NULL
+    );
+    CREATE INDEX llm_calls_by_job ON llm_calls(job_id, id);
+    """,
+]
+
+
+class CallStore:
+    """Durable call records of jobs (calls outside a job are not stored)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        db.migrate(COMPONENT, MIGRATIONS)
+
+    def add(self, record: CallRecord) -> None:
+        if record.job_id is None:
+            return
+        self.db.execute(
+            "INSERT INTO llm_calls(job_id, at, role, node, endpoint, model, tokens_in,"
+            " tokens_out, cost_usd, cached, attempts, latency_s, ok)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (record.job_id, time.time(), record.role, record.node, record.endpoint,
+             record.model, record.tokens_in, record.tokens_out, record.cost_usd,
+             int(record.cached), record.attempts, record.latency_s, int(record.ok)))
+
+    def records(self, job_id: str) -> list[CallRecord]:
+        rows = self.db.query("SELECT * FROM llm_calls WHERE job_id = ? ORDER BY id", (job_id,))
+        return [CallRecord(r["role"], r["node"], r["job_id"], r["endpoint"], r["model"],
+                           r["tokens_in"], r["tokens_out"], r["cost_usd"], bool(r["cached"]),
+                           r["attempts"], r["latency_s"], bool(r["ok"])) for r in rows]
