@@ -44,7 +44,8 @@ def main() -> int:
     out.append(f"titles exact: {hits}/{len(exact)} = {hits / max(len(exact), 1):.1%}")
     out += [f"  miss: {name}: gold {title!r}" for name, ok, title in exact if not ok]
 
-    sp_papers = {pdf: parse_file(pdf) for pdf in sorted((DATA / "pdfs" / "science_parse").glob("*.pdf"))}
+    sp_papers = {pdf: parse_file(pdf) for pdf in sorted((DATA / "pdfs" / "science_parse").glob("*.pdf"))
+                 if not any(f.startswith(f"{pdf.name}:") for f in failures)}
     fragments = [(pdf.name, t) for pdf, paper in sp_papers.items() for t in q.fragment_sections(paper)]
     numbered = sum(1 for paper in sp_papers.values() for s in paper.sections if s.number)
     out.append(f"science_parse numbered section titles that are sentence fragments: "

@@ -8,6 +8,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from papermind.domain.answer import PlanTask, Tool
 from papermind.domain.chunk import SearchMode
+from papermind.workflows.citing import line_ids_schema
 
 _TOOLS = {"library_search", "paper_search", "calculator", "web_search"}
 _MODES = {"bm25", "dense", "hybrid"}
@@ -57,7 +58,8 @@ class QuoteOut(BaseModel):
     """The lines of one passage that bear on the sub-question (a short quote optional)."""
 
     passage: int = 1
-    lines: str = Field(default="", description="line ids, e.g. '3:12' or '3:12-14'")
+    lines: str = Field(default="", description="line ids, e.g. '3:12' or '3:12-14'",
+                       json_schema_extra=line_ids_schema(several=True))
     quote: str = Field(default="", description="optional: a few words copied from the lines")
 
     @field_validator("lines", "quote", mode="before")

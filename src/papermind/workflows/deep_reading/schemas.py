@@ -21,6 +21,8 @@ from pydantic import (
     model_validator,
 )
 
+from papermind.workflows.citing import line_ids_schema
+
 
 def _as_list(value: Any) -> Any:
     if value is None:
@@ -51,10 +53,11 @@ def text(limit: int, description: str = "", enum: list[str] | None = None) -> An
     return Field(default="", description=hint or None, json_schema_extra=extra)
 
 
-def texts(items: int, limit: int, description: str = "", least: int = 0) -> Any:
+def texts(items: int, limit: int, description: str = "", least: int = 0,
+          item: dict[str, Any] | None = None) -> Any:
     """A list-of-strings field whose schema says ``least`` to ``items`` strings of at most
-    ``limit`` characters."""
-    extra: dict[str, Any] = {"maxItems": items, "items": {"type": "string"}}
+    ``limit`` characters (each matching ``item``'s schema when given)."""
+    extra: dict[str, Any] = {"maxItems": items, "items": item or {"type": "string"}}
     if least:
         extra["minItems"] = least
     hint = f"{description} (each at most {limit} characters)" if description else None
@@ -102,7 +105,7 @@ QUOTE = "optional: a few words copied from those lines"
 
 class MethodOut(_Lists):
     point: str = text(250, "one principle of the method")
-    lines: list[str] = texts(2, 12, LINES, least=1)
+    lines: list[str] = texts(2, 12, LINES, least=1, item=line_ids_schema(several=False))
     quote: str = text(80, QUOTE)
 
 
@@ -110,7 +113,7 @@ class StepOut(_Lists):
     states: str = text(250, "what this derivation step states")
     follows_from: str = text(200, "what it follows from")
     symbols: list[str] = texts(5, 80, "'symbol: meaning'")
-    lines: list[str] = texts(2, 12, LINES, least=1)
+    lines: list[str] = texts(2, 12, LINES, least=1, item=line_ids_schema(several=False))
     quote: str = text(80, QUOTE)
 
 
@@ -119,14 +122,14 @@ class SetupOut(_Lists):
     baselines: list[str] = texts(6, 80, "methods compared against")
     metrics: list[str] = texts(6, 80)
     ablations: list[str] = texts(6, 120)
-    lines: list[str] = texts(2, 12, LINES, least=1)
+    lines: list[str] = texts(2, 12, LINES, least=1, item=line_ids_schema(several=False))
     quote: str = text(80, QUOTE)
 
 
 class ResultOut(_Lists):
     finding: str = text(250, "what the result shows")
     supports: str = text(200, "which claim it supports")
-    lines: list[str] = texts(2, 12, LINES, least=1)
+    lines: list[str] = texts(2, 12, LINES, least=1, item=line_ids_schema(several=False))
     quote: str = text(80, QUOTE)
 
 

@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from papermind.domain.review import Recommendation, Verdict
+from papermind.workflows.citing import line_ids_schema
 
 
 def _text(description: str, limit: int, **kw: Any) -> Any:
@@ -49,16 +50,24 @@ _KIND_SYNONYMS = {"weakness": "issue", "concern": "issue", "defect": "issue",
                   "pro": "strength", "counter": "attack", "threat": "attack"}
 
 
+def _lines_required(schema: dict[str, Any]) -> None:
+    """The schema asks for line ids on every comment (constrained decoding then writes them);
+    validation still accepts a comment without them, which grounding reports as not found."""
+    required = schema.setdefault("required", [])
+    if "lines" not in required:
+        required.append("lines")
+
+
 class _Comment(BaseModel):
     """Fields every comment has. Unknown fields are rejected (and re-asked by the gateway)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_lines_required)
 
     kind: str = Field(description="narrowed by each sender's schema")  # first in the schema
     target: str = _text("e.g. 'Section 3.1', 'Table 2', 'Eq. 4'", 60, default="")
     content: str = _text("the point, one or two sentences", 300)
-    lines: str = _text("line ids cited, PAGE:LINE ranges, e.g. '3:12-14' or '2:5, 2:9'", 40,
-                       default="")
+    lines: str = Field(default="", description="line ids cited, PAGE:LINE ranges, e.g. "
+                       "'3:12-14' or '2:5, 2:9'", json_schema_extra=line_ids_schema(several=True))
     quote: str = _text("optional short quote from those lines", 160, default="")
     confidence: float = Field(default=0.5, description="0 to 1")
 
