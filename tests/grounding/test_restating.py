@@ -66,3 +66,9 @@ def test_claim_sentences_align_to_the_sentences_they_restate() -> None:
     (only,) = restatements("The model does not need any labels.", text)
     assert only.cited == "It does not need labels." or "labels" in only.cited
     assert restatements("Completely unrelated words about weather today.", text) == []
+
+
+def test_a_name_with_a_describing_suffix_needs_its_name_only() -> None:
+    lines = paper(page(1, ["We train the GloVe embeddings on news text for the task."]))
+    e = ENGINE.cite(lines, "1:1", claim="The GloVe-based embeddings are trained on news text.")
+    assert e.support.verdict == "unchecked", e.support.reason

@@ -68,7 +68,7 @@ def check_claim(claim: str, evidence: Evidence, paper: Paper) -> list[Failure]:
                            anchor.line_end)
     context = " ".join([evidence.matched_text, sentence_window(around, evidence.matched_text)])
     stripped = _AUTHOR_YEAR.sub(" ", _STRUCTURE.sub(" ", claim))
-    pairs = restatements(stripped, evidence.matched_text)
+    pairs = restatements(claim, evidence.matched_text)  # 'Table 2' on both sides aligns
     failures += _number_failures(stripped, pairs, numbers_in(context))
     failures += _name_failures(stripped, context, facts, pairs, evidence.matched_text)
     failures += [Failure(i.reason, i.contradicts)
@@ -146,6 +146,12 @@ def _opening_names(cited: str, pairs: list[Restatement]) -> list[str]:
 
 
 def _term_supported(term: str, keys: set[str], flat: str) -> bool:
+    """True when ``term`` is in the context; 'GloVe-based', 'OSA-specific' need their name
+    part only (a lowercase word joined by a hyphen describes the name)."""
+    parts = term.split("-")
+    named = [p for p in parts if not (p.isalpha() and p.islower() and len(p) >= 3)]
+    if 0 < len(named) < len(parts):
+        term = "-".join(named)
     words = norm_words(term)
     if len(words) == 1:
         key = words[0]
