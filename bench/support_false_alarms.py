@@ -47,7 +47,7 @@ _WORD = re.compile(r"[a-z][a-z\-]{3,}")
 def data_dir() -> Path | None:
     env = os.environ.get("PAPERMIND_SHARED_DATA")
     bases = [Path(env)] if env else []
-    bases += [b / "shared" / "data" for b in (ROOT.parent, ROOT.parents[1], ROOT.parents[2])]
+    bases += [b / "shared" / "data" for b in list(ROOT.parents)[:3]]
     return next((b for b in bases if (b / "pubmedqa").is_dir()), None)
 
 
