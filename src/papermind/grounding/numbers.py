@@ -4,7 +4,8 @@ swapped for another where the claim restates the text word for word."""
 from __future__ import annotations
 
 import re
-from difflib import SequenceMatcher
+
+from papermind.grounding.edits import edits
 
 NUMERIC = re.compile(r"-?\d+(?:[.,]\d+)*%?")
 
@@ -33,16 +34,11 @@ def number_supported(number: str, have: list[str]) -> bool:
 
 def swapped_numbers(claim: list[str], text: list[str]) -> list[tuple[str, str]]:
     """(claim number, text number) pairs where the claim restates ``text`` (comparison keys)
-    but says another number in the same place (next to at least one aligned stretch)."""
+    but says another number in the same place (a small edit next to an aligned stretch)."""
     found = []
-    ops = SequenceMatcher(None, claim, text, autojunk=False).get_opcodes()
-    for i, (tag, a0, a1, b0, b1) in enumerate(ops):
-        before = i > 0 and ops[i - 1][0] == "equal"
-        after = i < len(ops) - 1 and ops[i + 1][0] == "equal"
-        if tag != "replace" or not (before or after):
-            continue
-        ours = [w for w in claim[a0:a1] if NUMERIC.fullmatch(w)]
-        theirs = [w for w in text[b0:b1] if NUMERIC.fullmatch(w)]
+    for edit in edits(claim, text):
+        ours = [w for w in edit.ours if NUMERIC.fullmatch(w)]
+        theirs = [w for w in edit.theirs if NUMERIC.fullmatch(w)]
         if len(ours) != len(theirs):
             continue
         found += [(a, b) for a, b in zip(ours, theirs, strict=True)

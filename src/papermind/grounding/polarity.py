@@ -1,13 +1,15 @@
 """Negation and comparison direction of a claim against the cited text.
 
-The claim's words are aligned to the cited text's (comparison keys, longest common
-stretches first: ``difflib``).
+A claim sentence's words are aligned to those of the cited sentences it restates
+(``restating``; comparison keys, longest common stretches first: ``difflib``).
 
-- An edit between two aligned stretches that adds or drops a negation ('is' -> 'is not',
+- A small edit next to aligned stretches that adds or drops a negation ('is' -> 'is not',
   'can' -> 'cannot') or swaps a comparison word for its opposite ('outperforms' ->
   'underperforms', 'higher' -> 'lower') *contradicts* the text.
+  Only an edit that changes little else counts; 'without X' for 'removing X' is no flip.
 - Looser: over the stretch of text the claim aligns to, the claim has a different number of
-  negations, or a comparison word whose opposite (and not itself) is there: *not enough*
+  negations (when it restates that stretch nearly word for word), or a comparison word whose
+  opposite (and not itself) is there: *not enough*
   (code cannot tell a paraphrase from a flip, so it only says the text does not show it).
 """
 
@@ -17,8 +19,10 @@ import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
+from papermind.grounding.edits import Edit, edits, matched_share
+
 NEGATIONS = frozenset({
-    "not", "no", "never", "none", "nor", "neither", "cannot", "without", "nothing", "nobody",
+    "not", "no", "never", "none", "neither", "cannot", "without", "nothing", "nobody",
     "dont", "doesnt", "didnt", "isnt", "arent", "wasnt", "werent", "cant", "couldnt", "wont",
     "wouldnt", "shouldnt", "hasnt", "havent", "hadnt", "mustnt", "unable", "fails", "fail",
     "failed", "lacks", "lack",
@@ -50,6 +54,10 @@ _DIRECTION_STEMS: dict[str, tuple[str, int]] = {
 }
 _CHANGE_AXES = frozenset({"perform", "good", "increase", "improve", "gain", "high"})
 REGION_SLACK = 3
+NEAR_VERBATIM = 0.8
+"""Share of claim words aligned verbatim before a negation count over the stretch counts."""
+ABSENCE = frozenset({"wo", "removing", "removed", "remove", "excluding", "excluded", "ablating",
+                     "ablated", "minus", "dropping", "dropped", "omitting", "omitted"})
 """Words either side of the aligned stretch that still count as what the claim restates."""
 _STEM = re.compile("|".join(sorted(map(re.escape, _DIRECTION_STEMS), key=len, reverse=True)))
 _NOT_COMPARISON = frozenset({"beatles", "morel", "harmonic", "harmony", "dropout", "lessons",
@@ -82,32 +90,34 @@ def direction(word: str) -> tuple[str, int] | None:
 
 
 def polarity_issues(claim: list[str], text: list[str]) -> list[PolarityIssue]:
-    """Negation and direction mismatches of ``claim`` against ``text`` (comparison keys)."""
+    """Negation and direction mismatches of ``claim`` against ``text`` (comparison keys of a
+    claim sentence and the cited stretch it restates: ``restating``)."""
     ops = SequenceMatcher(None, claim, text, autojunk=False).get_opcodes()
-    equal = [i for i, op in enumerate(ops) if op[0] == "equal"]
+    equal = [op for op in ops if op[0] == "equal"]
     if not equal:
         return []
-    issues: list[PolarityIssue] = []
-    for i, (tag, a0, a1, b0, b1) in enumerate(ops):
-        before = i > 0 and ops[i - 1][0] == "equal"
-        after = i < len(ops) - 1 and ops[i + 1][0] == "equal"
-        # a word replaced next to an aligned stretch; words added or left out between two
-        if (tag == "replace" and (before or after)) or (tag != "equal" and before and after):
-            issues += _edit_issues(claim[a0:a1], text[b0:b1])
+    issues = [issue for edit in edits(claim, text) for issue in _edit_issues(edit)]
     if issues:
         return issues
-    lo = max(0, ops[equal[0]][3] - REGION_SLACK)
-    hi = ops[equal[-1]][4] + REGION_SLACK
-    return _region_issues(claim, text[lo:hi])
+    lo = max(0, equal[0][3] - REGION_SLACK)
+    hi = equal[-1][4] + REGION_SLACK
+    return _region_issues(claim, text[lo:hi], matched_share(claim, text) >= NEAR_VERBATIM)
 
 
-def _edit_issues(ours: list[str], theirs: list[str]) -> list[PolarityIssue]:
+def _edit_issues(edit: Edit) -> list[PolarityIssue]:
+    """A negation added or dropped, or a comparison word swapped, where little else changed
+    (a paraphrase that rewords a negation is not compared)."""
+    ours, theirs = edit.ours, edit.theirs
     issues = []
-    if _negations(ours) != _negations(theirs):
+    rest = [w for w in ours if w not in NEGATIONS], [w for w in theirs if w not in NEGATIONS]
+    flipped = _negations(ours) != _negations(theirs) and max(map(len, rest)) <= 2
+    if flipped and not _ablation(ours, theirs):
         added = _negations(ours) > _negations(theirs)
         issues.append(PolarityIssue(
             f"the claim {'adds' if added else 'drops'} a negation: it says "
-            f"'{_around(ours)}' where the cited text says '{_around(theirs)}'", True))
+            f"'{edit.shown(ours)}' where the cited text says '{edit.shown(theirs)}'", True))
+    if max(len(ours), len(theirs)) > 2:
+        return issues
     for a in ours:
         for b in theirs:
             da, db = direction(a), direction(b)
@@ -118,12 +128,17 @@ def _edit_issues(ours: list[str], theirs: list[str]) -> list[PolarityIssue]:
     return issues
 
 
-def _region_issues(claim: list[str], region: list[str]) -> list[PolarityIssue]:
+def _ablation(ours: list[str], theirs: list[str]) -> bool:
+    """'without X' against 'removing X', 'w/o X', 'minus X': the same ablation."""
+    return any(w in ABSENCE for w in ours + theirs) and ("without" in ours) != ("without" in theirs)
+
+
+def _region_issues(claim: list[str], region: list[str], verbatim: bool) -> list[PolarityIssue]:
     issues = []
-    if _negations(claim) != _negations(region):
+    if verbatim and _negations(claim) != _negations(region) and not _ablation(claim, region):
         issues.append(PolarityIssue(
-            "the claim and the cited text differ in negation "
-            f"({_negations(claim)} vs {_negations(region)} negating words)", False))
+            f"the claim says '{_around(claim)}' where the cited text says '{_around(region)}' "
+            "(a negation differs)", False))
     have = {_coarse(d) for d in map(direction, region) if d}
     for word in dict.fromkeys(claim):
         d = direction(word)
