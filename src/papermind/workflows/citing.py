@@ -21,6 +21,10 @@ LINE_IDS_PATTERN = f"^{SPAN}(, {SPAN}){{0,3}}$"
 """One to four spans separated by ', ' (for a single-string field)."""
 
 
-def line_ids_schema(*, several: bool) -> dict[str, Any]:
-    """The JSON-schema fragment of a line-ids string (``several``: a ', '-separated list)."""
-    return {"type": "string", "pattern": LINE_IDS_PATTERN if several else LINE_ID_PATTERN}
+def line_ids_schema(*, several: bool, optional: bool = False) -> dict[str, Any]:
+    """The JSON-schema fragment of a line-ids string (``several``: a ', '-separated list;
+    ``optional``: the empty string too, for passages shown without line numbers)."""
+    pattern = LINE_IDS_PATTERN if several else LINE_ID_PATTERN
+    if optional:
+        pattern = f"^({pattern[1:-1]})?$"
+    return {"type": "string", "pattern": pattern}

@@ -53,7 +53,7 @@ METHODOLOGY = reviewer(
 EXPERIMENT = reviewer(
     5, ("The gain of 2.4 points over Longformer is solid.", "1:24",
         "Zebraformer improves macro-F1 by 2.4 points over Longformer"),
-    ("Only three random seeds are used, so variance is unclear.", "1:21-22",
+    ("Only 5 random seeds are used, so variance is unclear.", "1:21-22",
      "with three random seeds", ["Smith et al., 2031"]), "Table 1")
 DEVIL = {"attacks": [
     {"kind": "attack", "claim": f"C{n}", "content": f"Counter-hypothesis on the {topic}: the "

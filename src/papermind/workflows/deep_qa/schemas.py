@@ -58,8 +58,9 @@ class QuoteOut(BaseModel):
     """The lines of one passage that bear on the sub-question (a short quote optional)."""
 
     passage: int = 1
-    lines: str = Field(default="", description="line ids, e.g. '3:12' or '3:12-14'",
-                       json_schema_extra=line_ids_schema(several=True))
+    lines: str = Field(default="", description="line ids: PAGE:LINE or PAGE:FIRST-LAST; "
+                       "empty for a passage without line numbers",
+                       json_schema_extra=line_ids_schema(several=True, optional=True))
     quote: str = Field(default="", description="optional: a few words copied from the lines")
 
     @field_validator("lines", "quote", mode="before")

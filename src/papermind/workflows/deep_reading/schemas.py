@@ -99,7 +99,7 @@ class _Lists(_Out):
         return _flat(value) if field.annotation is str else value
 
 
-LINES = "the line ids this rests on, PAGE:LINE or a range, e.g. '3:12' or '3:12-14'"
+LINES = "the line ids this rests on: PAGE:LINE, or a range PAGE:FIRST-LAST"
 QUOTE = "optional: a few words copied from those lines"
 
 

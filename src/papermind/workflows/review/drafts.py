@@ -66,8 +66,8 @@ class _Comment(BaseModel):
     kind: str = Field(description="narrowed by each sender's schema")  # first in the schema
     target: str = _text("e.g. 'Section 3.1', 'Table 2', 'Eq. 4'", 60, default="")
     content: str = _text("the point, one or two sentences", 300)
-    lines: str = Field(default="", description="line ids cited, PAGE:LINE ranges, e.g. "
-                       "'3:12-14' or '2:5, 2:9'", json_schema_extra=line_ids_schema(several=True))
+    lines: str = Field(default="", description="line ids cited: PAGE:LINE or "
+                       "PAGE:FIRST-LAST, several separated by ', '", json_schema_extra=line_ids_schema(several=True))
     quote: str = _text("optional short quote from those lines", 160, default="")
     confidence: float = Field(default=0.5, description="0 to 1")
 
