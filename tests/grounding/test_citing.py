@@ -32,6 +32,15 @@ def test_unknown_ids_are_unfound_with_the_reason() -> None:
     assert not e.found and "no line ids" in e.reasons[0]
 
 
+def test_unknown_ids_with_a_quote_code_finds_anchor_on_the_quote() -> None:
+    e = ENGINE.cite(PAPER, "100:200", quote="reaches 84.7% accuracy")
+    assert e.found and e.cited == "100:200" and e.anchor is not None
+    assert (e.anchor.page, e.anchor.line_start) == (1, 2) and e.method != "lines"
+    assert "the paper has no line 100:200; the quote was found at p. 1, l. 2" in e.notes[0]
+    changed = ENGINE.cite(PAPER, "100:200", quote="reaches 89.7% accuracy")  # not cosmetic
+    assert not changed.found and changed.reasons == ["the paper has no line 100:200"]
+
+
 def test_a_quote_inside_or_next_to_the_cited_lines_keeps_them() -> None:
     inside = ENGINE.cite(PAPER, "1:2-3", quote="reaches 84.7% accuracy")
     assert inside.anchor is not None and (inside.anchor.line_start, inside.anchor.line_end) == (2, 3)

@@ -3,7 +3,8 @@
 ``LineCiter(locator).cite('3:12-14', quote)``:
 
 - every cited span must name existing flow lines, else the evidence is unfound with the
-  reason (the ids are listed);
+  reason (the ids are listed) -- unless the quote, located in the paper without a
+  non-cosmetic difference, gives the anchor instead (with a note naming the bad ids);
 - the anchor covers the cited lines (several spans: the first to the last), and
   ``matched_text`` is their exact text, hyphenated line breaks joined;
 - a quote must lie in or next to the cited lines (``NEAR_LINES`` either side); next to them
@@ -50,11 +51,10 @@ class LineCiter:
         parsed = parse_cited(cited)
         if not parsed.spans:
             why = f"no line ids in '{cited}'" if cited.strip() else "no line ids cited"
-            return base.model_copy(update={"reasons": [why]})
+            return self._by_quote(base, why)
         unknown = [s.label() for s in parsed.spans if not self._exists(s)]
         if unknown:
-            return base.model_copy(update={"reasons": [
-                "the paper has no line " + ", ".join(unknown)]})
+            return self._by_quote(base, "the paper has no line " + ", ".join(unknown))
         first = min(self.position[s.start] for s in parsed.spans)
         last = max(self.position[s.end] for s in parsed.spans)
         notes = [f"'{part}' is not a line id and was ignored" for part in parsed.unreadable]
@@ -66,6 +66,16 @@ class LineCiter:
         return base.model_copy(update={
             "anchor": self.anchor(*lines), "matched_text": self.text(*lines), "score": 1.0,
             "method": "lines", "notes": notes})
+
+    def _by_quote(self, base: Evidence, why: str) -> Evidence:
+        """Unusable ids: the quote's own location when code finds it cleanly, else unfound."""
+        if strip_quote_marks(base.quote).strip():
+            located = self.locator.locate(base.quote)
+            if located.anchor is not None and not located.reasons:
+                return located.model_copy(update={"cited": base.cited, "notes": [
+                    *located.notes, f"{why}; the quote was found at {located.anchor.label()}, "
+                    "so the anchor is there"]})
+        return base.model_copy(update={"reasons": [why]})
 
     def anchor(self, first: int, last: int) -> Anchor:
         """Anchor over flow lines ``first``..``last`` (indices into the flow)."""

@@ -180,7 +180,8 @@ async def test_a_condensed_paper_keeps_its_original_line_ids(
     prompt = gw.calls_for(role="reader")[0].text
     body = prompt.split("_BEGIN", 1)[1]
     assert "\n..." in body  # left-out lines are marked, ids are not renumbered
-    lines = {e.cited for p in result.state["points"] for e in p.evidence if e.found}
+    lines = {e.cited for p in result.state["points"] for e in p.evidence
+             if e.found and e.method == "lines"}  # (a quote may anchor an item whose ids are off)
     assert lines
     for cited in lines:
         first = cited.split(":")[1].split("-")[0]
