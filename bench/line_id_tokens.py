@@ -18,6 +18,7 @@ prefix tokens per call subtracted).
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 import time
@@ -37,7 +38,9 @@ PRE = re.compile(r"""'(?:[sdmt]|ll|ve|re)| ?[^\W\d_]+| ?\d{1,3}| ?[^\s\w]+|\s+""
 
 
 def data_dir() -> Path | None:
-    for base in (ROOT.parent, ROOT.parents[1], ROOT.parents[2]):
+    if os.environ.get("PAPERMIND_SHARED_DATA"):
+        return Path(os.environ["PAPERMIND_SHARED_DATA"]) / "pdfs"
+    for base in ROOT.parents:  # ../shared of the repository, or of a worktree's parents
         if (base / "shared" / "data" / "pdfs").is_dir():
             return base / "shared" / "data" / "pdfs"
     return None

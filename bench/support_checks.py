@@ -15,6 +15,7 @@ supported" holds by construction; the column that measures the checks is "lowere
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 import time
@@ -38,7 +39,9 @@ TARGETS = {"unchanged": "not contradicted >= 99%", "excerpt": "(not lowered: fal
 
 
 def data_dir() -> Path | None:
-    for base in (ROOT.parent, ROOT.parents[1], ROOT.parents[2]):
+    if os.environ.get("PAPERMIND_SHARED_DATA"):
+        return Path(os.environ["PAPERMIND_SHARED_DATA"]) / "pdfs"
+    for base in ROOT.parents:  # ../shared of the repository, or of a worktree's parents
         if (base / "shared" / "data" / "pdfs").is_dir():
             return base / "shared" / "data" / "pdfs"
     return None
