@@ -46,6 +46,16 @@ def test_importing_the_cli_loads_no_heavy_stack() -> None:
     assert out.strip() == "[]"
 
 
+def test_importing_the_cli_loads_neither_numpy_nor_pydantic() -> None:
+    """--help stays instant: no command module imports the domain, services or ingest at
+    load time (each once crept in through a top-level import)."""
+    code = ("import sys, papermind.cli.app\n"
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'numpy', 'pydantic'}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, timeout=120).stdout
+    assert out.strip() == "[]"
+
+
 @pytest.mark.parametrize("args", [["--help"], ["search", "--help"], ["list"]])
 def test_light_commands_load_no_heavy_stack(args: list[str], tmp_path: Path) -> None:
     assert _heavy_after(args, tmp_path) == []

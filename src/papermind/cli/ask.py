@@ -12,7 +12,6 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from papermind import reports
 from papermind.cli.context import container, state, wants_json
 from papermind.cli.filters import CollectionFilter, TagFilter, selected_papers
 
@@ -92,6 +91,7 @@ def _print_answer(console: Console, report: QAReport) -> None:
 
 def _print_sources(console: Console, report: QAReport) -> None:
     """The kept sentences' citations; with no answer, every evidence item found."""
+    from papermind import reports
     by_id = {e.id: e for e in report.evidence}
     cited = {c.evidence_id: c.evidence for s in report.sentences for c in s.citations}
     if not report.sentences:

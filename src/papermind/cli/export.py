@@ -12,7 +12,6 @@ import typer
 from papermind.cli.context import container, state
 from papermind.cli.filters import CollectionFilter, TagFilter, selected_papers
 from papermind.errors import InputError
-from papermind.services.exports import FORMATS, ExportFormat, cited_works, render
 
 
 def export(
@@ -29,6 +28,8 @@ def export(
     = None,
 ) -> None:
     """Export papers' bibliographic data as BibTeX, CSL-JSON or RIS (or a review's cited works)."""
+    from papermind.services.exports import FORMATS, ExportFormat, cited_works, render
+
     if fmt not in FORMATS:
         raise InputError(f"unknown format {fmt!r} (use {', '.join(FORMATS)})")
     box = container(ctx)

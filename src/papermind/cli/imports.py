@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
@@ -12,7 +12,9 @@ from rich.table import Table
 from papermind.cli.context import container, state, wants_json
 from papermind.cli.options import JsonFlag
 from papermind.errors import InputError
-from papermind.services.imports import SOURCES, ImportResult
+
+if TYPE_CHECKING:  # services load when the command runs, not for --help
+    from papermind.services.imports import ImportResult
 
 STATUS_STYLE = {"added": "green", "exists": "cyan", "skipped": "yellow", "failed": "bold red"}
 
@@ -25,6 +27,8 @@ def import_library(
     as_json: JsonFlag = False,
 ) -> None:
     """Import papers with their metadata, tags and collections from Zotero or a BibTeX file."""
+    from papermind.services.imports import SOURCES
+
     if source not in SOURCES:
         raise InputError(f"unknown import source {source!r} (use {' or '.join(SOURCES)})")
     results = container(ctx).imports.import_source(source, path)

@@ -10,7 +10,6 @@ from rich.markup import escape
 
 from papermind.cli.context import container, state, wants_json
 from papermind.cli.options import JsonFlag
-from papermind.reports import evidence_json, status_label
 
 if TYPE_CHECKING:
     from papermind.services.grounding import LocateResult
@@ -43,12 +42,16 @@ def locate(
 def locate_json(result: LocateResult) -> dict[str, Any]:
     """The evidence item in its one JSON shape (``anchor`` null only when not found), with
     the paper and the lines it covers."""
+    from papermind.reports import evidence_json
+
     return {"paper": {"id": result.paper.id, "title": result.paper.title},
             **evidence_json(result.evidence),
             "lines": [{"page": ln.page, "n": ln.n, "text": ln.text} for ln in result.lines]}
 
 
 def print_result(console: Console, result: LocateResult) -> None:
+    from papermind.reports import status_label
+
     e = result.evidence
     if e.anchor is None:
         console.print(f"[bold red]Not found[/] in {escape(result.paper.title or result.paper.id[:12])}")

@@ -11,7 +11,6 @@ from rich.console import Console
 from rich.markup import escape
 from rich.status import Status
 
-from papermind import reports
 from papermind.cli.context import container, state, wants_json
 from papermind.cli.options import OutDir, PaperToAdd, ReportJsonFlag
 from papermind.errors import BudgetExceededError, ProviderError
@@ -65,6 +64,7 @@ def _progress(err: Console, status: Status) -> ProgressCallback:
 
 
 def _print_summary(console: Console, run: ReadingRun) -> None:
+    from papermind import reports
     from papermind.workflows.deep_reading.render import DEMO_LABEL, point_status
 
     r: ReadingReport = run.report

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.console import Console
 
-from papermind import reports
 from papermind.cli.context import container, state, wants_json
 from papermind.cli.options import OutDir, PaperToAdd, ReportJsonFlag
 
@@ -77,6 +76,7 @@ def _progress(err: Console) -> ProgressCallback:
 
 
 def _print_summary(console: Console, run: ReviewRun) -> None:
+    from papermind import reports
     from papermind.workflows.review.render import comment_status, evidence_of
 
     r: ReviewReport = run.report

@@ -12,7 +12,6 @@ from rich.markup import escape
 
 from papermind.cli.context import container, state, wants_json
 from papermind.cli.options import JsonFlag
-from papermind.reports import status_label
 
 if TYPE_CHECKING:  # the services and the LLM stack load when the command runs, not for --help
     from papermind.llm import Gateway
@@ -57,6 +56,8 @@ def judge_gateway(box: Container) -> Gateway:
 
 
 def print_result(console: Console, result: VerifyResult) -> None:
+    from papermind.reports import status_label
+
     e = result.evidence
     console.print(f"Claim: {escape(e.claim)}")
     if e.found and e.anchor is not None:
