@@ -18,7 +18,6 @@ prefix tokens per call subtracted).
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 import time
@@ -28,22 +27,15 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
+from shared_papers import parsed_pdfs, pdfs_dir  # noqa: E402
+
 from papermind.domain import Paper  # noqa: E402
 from papermind.grounding import GroundingEngine  # noqa: E402
-from papermind.ingest import parse_file  # noqa: E402
 
 FOLDERS = ("science_parse", "ai_scientist_fewshot", "generated_with_latex")
 OUT = ROOT / "bench" / "results" / "line_id_tokens.md"
 PRE = re.compile(r"""'(?:[sdmt]|ll|ve|re)| ?[^\W\d_]+| ?\d{1,3}| ?[^\s\w]+|\s+""")
 
-
-def data_dir() -> Path | None:
-    if os.environ.get("PAPERMIND_SHARED_DATA"):
-        return Path(os.environ["PAPERMIND_SHARED_DATA"]) / "pdfs"
-    for base in ROOT.parents:  # ../shared of the repository, or of a worktree's parents
-        if (base / "shared" / "data" / "pdfs").is_dir():
-            return base / "shared" / "data" / "pdfs"
-    return None
 
 
 def _sentencepiece() -> Any:
@@ -70,34 +62,28 @@ def forms(paper: Paper, engine: GroundingEngine) -> dict[str, str]:
 
 
 def main() -> int:
-    pdfs_dir = data_dir()
-    if pdfs_dir is None:
+    root = pdfs_dir()
+    if root is None:
         print("shared data not found; nothing measured")
         return 0
     engine = GroundingEngine()
     totals: dict[str, list[float]] = {}
     per_paper: list[str] = []
     start, cpu = time.perf_counter(), time.process_time()
-    for folder in FOLDERS:
-        for pdf in sorted((pdfs_dir / folder).glob("*.pdf")):
-            try:
-                paper = parse_file(pdf)
-            except Exception as err:  # a bench reports and goes on
-                print(f"skip {pdf.name}: {err}")
-                continue
-            rendered = {k: estimates(v) for k, v in forms(paper, engine).items()}
-            if not rendered["plain"][1]:
-                print(f"skip {pdf.name}: no text lines")
-                continue
-            for k, counts in rendered.items():
-                acc = totals.setdefault(k, [0.0, 0.0, 0.0])
-                for i, value in enumerate(counts):
-                    acc[i] += value
-            base = rendered["plain"]
-            ship = rendered["shipped [p.N] + 'n text'"]
-            per_paper.append(f"| {folder}/{pdf.name[:28]} | {len(list(paper.lines()))} | "
-                             f"{base[0]:.0f} | {100 * (ship[0] / base[0] - 1):.1f}% | "
-                             f"{100 * (ship[1] / base[1] - 1):.1f}% |")
+    for pdf, paper in parsed_pdfs(root, FOLDERS):
+        rendered = {k: estimates(v) for k, v in forms(paper, engine).items()}
+        if not rendered["plain"][1]:
+            print(f"skip {pdf.name}: no text lines")
+            continue
+        for k, counts in rendered.items():
+            acc = totals.setdefault(k, [0.0, 0.0, 0.0])
+            for i, value in enumerate(counts):
+                acc[i] += value
+        base = rendered["plain"]
+        ship = rendered["shipped [p.N] + 'n text'"]
+        per_paper.append(f"| {pdf.parent.name}/{pdf.name[:28]} | {len(list(paper.lines()))} | "
+                         f"{base[0]:.0f} | {100 * (ship[0] / base[0] - 1):.1f}% | "
+                         f"{100 * (ship[1] / base[1] - 1):.1f}% |")
     wall, cpu_s = time.perf_counter() - start, time.process_time() - cpu
     plain = totals["plain"]
     out = ["# Line-id token overhead on the paper text", "",

@@ -15,7 +15,6 @@ supported" holds by construction; the column that measures the checks is "lowere
 
 from __future__ import annotations
 
-import os
 import random
 import sys
 import time
@@ -25,9 +24,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
+from shared_papers import parsed_pdfs, pdfs_dir  # noqa: E402
+
 from papermind.grounding import GroundingEngine  # noqa: E402
 from papermind.grounding.perturb_support import KINDS, SupportCase, support_cases  # noqa: E402
-from papermind.ingest import parse_file  # noqa: E402
 from papermind.services.grounding import verify  # noqa: E402
 
 FOLDERS = ("science_parse", "ai_scientist_fewshot", "generated_with_latex")
@@ -38,17 +38,9 @@ TARGETS = {"unchanged": "not contradicted >= 99%", "excerpt": "(not lowered: fal
            "negation": "lowered >= 90%", "direction": "lowered >= 90%"}
 
 
-def data_dir() -> Path | None:
-    if os.environ.get("PAPERMIND_SHARED_DATA"):
-        return Path(os.environ["PAPERMIND_SHARED_DATA"]) / "pdfs"
-    for base in ROOT.parents:  # ../shared of the repository, or of a worktree's parents
-        if (base / "shared" / "data" / "pdfs").is_dir():
-            return base / "shared" / "data" / "pdfs"
-    return None
-
 
 def main() -> int:
-    pdfs = data_dir()
+    pdfs = pdfs_dir()
     if pdfs is None:
         print("shared data not found; nothing measured")
         return 0
@@ -57,25 +49,19 @@ def main() -> int:
     misses: dict[str, list[SupportCase]] = defaultdict(list)
     papers, checked, check_cpu = 0, 0, 0.0
     start, cpu = time.perf_counter(), time.process_time()
-    for folder in FOLDERS:
-        for pdf in sorted((pdfs / folder).glob("*.pdf")):
-            try:
-                paper = parse_file(pdf)
-            except Exception as err:  # a bench reports and goes on
-                print(f"skip {pdf.name}: {err}")
-                continue
-            papers += 1
-            t = time.process_time()
-            for case in support_cases(pdf.name, paper, random.Random(pdf.name), PER_KIND):
-                e = verify(paper, case.claim, lines=case.cited, grounder=engine).evidence
-                verdicts[case.kind][e.support.verdict] += 1
-                checked += 1
-                bad = (e.support.verdict == "contradicted" if case.kind == "unchanged"
-                       else e.support.by == "code" if case.kind == "excerpt"
-                       else e.support.by != "code")
-                if bad:
-                    misses[case.kind].append(case)
-            check_cpu += time.process_time() - t
+    for pdf, paper in parsed_pdfs(pdfs, FOLDERS):
+        papers += 1
+        t = time.process_time()
+        for case in support_cases(pdf.name, paper, random.Random(pdf.name), PER_KIND):
+            e = verify(paper, case.claim, lines=case.cited, grounder=engine).evidence
+            verdicts[case.kind][e.support.verdict] += 1
+            checked += 1
+            bad = (e.support.verdict == "contradicted" if case.kind == "unchanged"
+                   else e.support.by == "code" if case.kind == "excerpt"
+                   else e.support.by != "code")
+            if bad:
+                misses[case.kind].append(case)
+        check_cpu += time.process_time() - t
     wall, cpu_s = time.perf_counter() - start, time.process_time() - cpu
     report = render(verdicts, misses, papers, checked, wall, cpu_s, check_cpu)
     OUT.write_text(report, encoding="utf-8")
