@@ -143,3 +143,18 @@ def test_default_home_is_dot_papermind(cli: CliRunner, tmp_path: Path,
     monkeypatch.setenv("HOME", str(tmp_path / "user"))
     assert cli("add", write(tmp_path / "d.txt", "Default home paper")).code == 0
     assert library_state(tmp_path / "user" / ".papermind")[0]
+
+
+def test_remove_drops_the_cached_page_images(cli: CliRunner, home: Path, tmp_path: Path) -> None:
+    from papermind.config import Settings
+    from papermind.services.container import Container
+
+    pdf = paper_pdf(tmp_path / "cached.pdf", "A Paper Whose Pages Were Rendered")
+    assert isinstance(pdf, Path)
+    paper_id = added_id(cli, pdf)
+    with Container(Settings(home=home)) as box:
+        assert box.page_images.png(paper_id, 1, 1.0).startswith(b"\x89PNG")
+    cache = home / "cache" / "pages" / paper_id
+    assert cache.is_dir() and any(cache.iterdir())
+    assert cli("remove", paper_id[:8]).code == 0
+    assert not cache.exists()

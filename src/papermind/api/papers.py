@@ -44,8 +44,7 @@ def get_paper(paper_id: str, container: ContainerDep) -> dict[str, Any]:
 
 @router.delete("/{paper_id}", summary="Remove a paper, its file and its index entries")
 def delete_paper(paper_id: str, container: ContainerDep) -> dict[str, Any]:
-    removed = container.library.remove(paper_id)
-    container.page_images.forget(removed.id)
+    removed = container.remove_paper(paper_id)
     return {"removed": _record(removed)}
 
 

@@ -106,7 +106,7 @@ def remove(
     as_json: JsonFlag = False,
 ) -> None:
     """Remove a paper from the library (its row, stored file and index entries)."""
-    record = container(ctx).library.remove(paper_id)
+    record = container(ctx).remove_paper(paper_id)
     if wants_json(ctx, as_json):
         state(ctx).emit_json({"removed": record.id, "title": record.title})
     else:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from papermind.config import Settings
 from papermind.db import Database
 from papermind.domain import Paper
-from papermind.library.papers import PaperRepository
+from papermind.library.papers import PaperRecord, PaperRepository
 from papermind.services.library import FileParser, Indexer, LibraryService
 from papermind.services.page_images import PageImages
 
@@ -94,6 +94,12 @@ class Container:
     @cached_property
     def library(self) -> LibraryService:
         return LibraryService(self.papers, self.parser, indexer=self.indexer, catalog=self.catalog)
+
+    def remove_paper(self, paper_id: str) -> PaperRecord:
+        """Remove a paper (row, file, index entries) and its cached page images."""
+        removed = self.library.remove(paper_id)
+        self.page_images.forget(removed.id)
+        return removed
 
     @cached_property
     def catalog(self) -> CatalogService:
