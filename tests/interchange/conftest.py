@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from papermind.config import Settings
 from papermind.services.container import Container
+from tests.support.containers import hashing_container
 
 PDF_NAMES = ["P07-1088", "P14-1059", "a7c25298c607d5bf32e3301b6b209431e2a7f830", "agarwal11",
              "bohnet09", "bunescu-acl07", "ding11", "mono04", "mooney05", "roark13", "smola10",
@@ -17,10 +17,7 @@ PDF_NAMES = ["P07-1088", "P14-1059", "a7c25298c607d5bf32e3301b6b209431e2a7f830",
 
 @pytest.fixture
 def box(tmp_path: Path) -> Iterator[Container]:
-    settings = Settings(home=tmp_path / "home")
-    settings = settings.model_copy(
-        update={"search": settings.search.model_copy(update={"embedder": "hashing"})})
-    with Container(settings) as container:
+    with hashing_container(tmp_path / "home") as container:
         yield container
 
 

@@ -9,18 +9,15 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 
-from papermind.config import Settings
 from papermind.domain.works import Person, WorkMetadata
 from papermind.services.container import Container
 from tests.cli.pdf_factory import paper_pdf
+from tests.support.containers import hashing_container
 
 
 @pytest.fixture
 def box(tmp_path: Path) -> Iterator[Container]:
-    settings = Settings(home=tmp_path / "home")
-    settings = settings.model_copy(
-        update={"search": settings.search.model_copy(update={"embedder": "hashing"})})
-    with Container(settings) as container:
+    with hashing_container(tmp_path / "home") as container:
         yield container
 
 
