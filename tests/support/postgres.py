@@ -14,7 +14,11 @@ can be had. Fixtures (registered by tests/conftest.py):
 - ``pg_server``: the session's server URL (skips when there is none);
 - ``pg_url``: a fresh, empty database URL for one test;
 - ``storage_url``: parametrized ``sqlite`` / ``postgres``: a fresh library URL of each backend,
-  for tests that must pass on both (``request.node.callspec.id`` tells which).
+  for tests that must pass on both (``request.node.callspec.id`` tells which);
+- ``library_db``: that library opened (``papermind.db.open_database``), closed afterwards;
+- ``both_backends``: runs a test once per backend through the environment: on the
+  ``postgres`` run ``PAPERMIND_STORAGE__URL`` names a fresh database, so every container and
+  app the test builds from settings uses it (API tests: ``usefixtures("both_backends")``).
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
+
+from papermind.db import SqlDatabase, open_database
 
 ENV_URL = "PAPERMIND_TEST_PG_URL"
 LOCAL_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -150,3 +156,19 @@ def storage_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'library.sqlite3'}"
     return str(request.getfixturevalue("pg_url"))
+
+
+@pytest.fixture
+def library_db(storage_url: str) -> Iterator[SqlDatabase]:
+    """A fresh library database of each backend."""
+    db = open_database(storage_url)
+    yield db
+    db.close()
+
+
+@pytest.fixture(params=BACKENDS)
+def both_backends(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The backend of this run; on ``postgres``, ``PAPERMIND_STORAGE__URL`` points at it."""
+    if request.param == "postgres":
+        monkeypatch.setenv("PAPERMIND_STORAGE__URL", str(request.getfixturevalue("pg_url")))
+    return str(request.param)

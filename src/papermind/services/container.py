@@ -11,7 +11,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from papermind.config import Settings
-from papermind.db import Database
+from papermind.db import SqlDatabase, open_database
 from papermind.domain import Paper
 from papermind.library.papers import PaperRecord, PaperRepository
 from papermind.services.library import FileParser, Indexer, LibraryService
@@ -39,9 +39,10 @@ class Container:
         self.settings = settings
 
     @cached_property
-    def db(self) -> Database:
-        """The library's SQLite file under the home folder (created on first use)."""
-        return Database(self.settings.db_path)
+    def db(self) -> SqlDatabase:
+        """The library database ``storage.url`` names: by default the SQLite file under the
+        home folder (created on first use), else PostgreSQL. The one place that opens it."""
+        return open_database(self.settings.storage_url)
 
     @cached_property
     def papers(self) -> PaperRepository:
