@@ -55,6 +55,12 @@ class PgConnection:
     def __init__(self, conn: Any) -> None:
         self.raw = conn
 
+    @property
+    def in_transaction(self) -> bool:
+        from psycopg.pq import TransactionStatus
+
+        return bool(self.raw.info.transaction_status != TransactionStatus.IDLE)
+
     def execute(self, sql: str, params: Sequence[object] = ()) -> Any:
         return self.raw.execute(translate(sql), tuple(params) if params else None)
 

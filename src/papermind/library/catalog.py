@@ -116,14 +116,14 @@ class Catalog:
         rows = self.db.query(
             "SELECT w.paper_id FROM paper_works w JOIN papers p ON p.id = w.paper_id"
             " WHERE w.work_id = (SELECT work_id FROM paper_works WHERE paper_id = ?)"
-            f" ORDER BY {_NEWEST}", (paper_id,))
+            f" ORDER BY {_newest(self.db)}", (paper_id,))
         return [str(r["paper_id"]) for r in rows] or [paper_id]
 
     def superseded(self) -> set[str]:
         """Papers that are an older version of a work with a newer one stored."""
         rows = self.db.query(
             "SELECT paper_id FROM (SELECT w.paper_id, ROW_NUMBER() OVER (PARTITION BY w.work_id"
-            f" ORDER BY {_NEWEST}) AS n FROM paper_works w JOIN papers p ON p.id = w.paper_id)"
+            f" ORDER BY {_newest(self.db)}) AS n FROM paper_works w JOIN papers p ON p.id = w.paper_id)"
             " WHERE n > 1")
         return {str(r["paper_id"]) for r in rows}
 
@@ -154,4 +154,11 @@ class Catalog:
         return None
 
 
-_NEWEST = "COALESCE(json_extract(w.metadata, '$.year'), p.year, 0) DESC, p.added_at DESC"
+_NEWEST = "COALESCE({year}, p.year, 0) DESC, p.added_at DESC"
+_METADATA_YEAR = {"sqlite": "json_extract(w.metadata, '$.year')",
+                  "postgres": "(w.metadata::jsonb ->> 'year')::integer"}
+
+
+def _newest(db: SqlDatabase) -> str:
+    """ORDER BY of a work's versions, newest first (the JSON accessor differs by engine)."""
+    return _NEWEST.format(year=_METADATA_YEAR[db.dialect])
