@@ -21,7 +21,8 @@ from papermind.errors import ConfigError
 
 DIALECT = "postgres"
 _MIGRATION_LOCK = 0x7061706572  # "paper": one advisory lock key for schema changes
-_PLACEHOLDER = re.compile(r"\?")
+_PLACEHOLDER = re.compile(r"\?(?![|&])")
+"""A ``?`` parameter; ``?|`` and ``?&`` are JSONB operators."""
 
 
 class Row(tuple[Any, ...]):
@@ -45,7 +46,8 @@ def _row_factory(cursor: Any) -> Any:
 
 
 def translate(sql: str) -> str:
-    """``?`` placeholders to psycopg's ``%s`` (literal ``%`` doubled first)."""
+    """``?`` placeholders to psycopg's ``%s`` (literal ``%`` doubled first; the JSONB
+    operators ``?|`` and ``?&`` stay)."""
     return _PLACEHOLDER.sub("%s", sql.replace("%", "%%"))
 
 

@@ -1,9 +1,11 @@
-"""Chunks and BM25 on PostgreSQL: a ``tsvector`` per chunk (GIN-indexed) scored as BM25.
+"""Chunks and BM25 on PostgreSQL: each chunk's lexemes (``to_tsvector('english', ...)``)
+kept as a GIN-indexed JSONB map lexeme -> term frequency, scored as BM25.
 
 The same search tables as the SQLite backend (``search_chunks``, ``search_embeddings``,
 ``search_changes``), plus what BM25 needs that FTS5 keeps for itself: per-lexeme document
 frequencies and per-group chunk and token counts, updated in the transaction that writes
-the chunks. Content and bibliography chunks are separate groups, as FTS5 has two tables.
+the chunks. A map rather than the ``tsvector`` itself: reading a query lexeme's frequency is
+one key lookup, where a ``tsvector`` must be unnested whole (measured 10x slower). Content and bibliography chunks are separate groups, as FTS5 has two tables.
 Scores are FTS5's BM25 (k1 = 1.2, b = 0.75, idf = ln((N - n + 0.5) / (n + 0.5)), floored),
 computed over the chunks that match an OR of the query's lexemes (``ts_rank_cd`` has no idf
 and ranked worse; see bench/search_quality.py --storage).
@@ -40,14 +42,14 @@ PG_MIGRATIONS = [
         text         TEXT NOT NULL,
         anchors      TEXT NOT NULL,
         content_hash TEXT NOT NULL,
-        body         TSVECTOR NOT NULL,
+        body_tf      JSONB NOT NULL,
         body_len     INTEGER NOT NULL,
         grp          TEXT GENERATED ALWAYS AS
                      (CASE WHEN kind = 'reference' THEN 'reference' ELSE 'content' END) STORED
     );
     CREATE INDEX search_chunks_paper ON search_chunks(paper_id);
     CREATE INDEX search_chunks_hash ON search_chunks(content_hash);
-    CREATE INDEX search_chunks_body ON search_chunks USING gin(body);
+    CREATE INDEX search_chunks_terms ON search_chunks USING gin(body_tf);
     CREATE TABLE search_embeddings (
         model        TEXT NOT NULL,
         content_hash TEXT NOT NULL,
@@ -78,6 +80,9 @@ PG_MIGRATIONS = [
     -- {TEXT_CONFIG}: the text search configuration of every to_tsvector below
     """,
 ]
+TERM_FREQUENCIES = ("(SELECT COALESCE(jsonb_object_agg(lexeme, cardinality(positions)), '{}')"
+                    f" FROM unnest(to_tsvector('{TEXT_CONFIG}', ?)))")
+"""SQL of a body's lexeme -> term frequency map (one ``?``: the body text)."""
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 _GROUPS = {"content": ("content", "equation", "caption"), "reference": ("reference",)}
 
@@ -96,8 +101,8 @@ class PgChunkStore(ChunkStore):
             self._count_terms(bodies, +1)
             conn.executemany(
                 "INSERT INTO search_chunks(chunk_id, paper_id, kind, section_kind, section,"
-                " year, text, anchors, content_hash, body, body_len)"
-                f" VALUES (?,?,?,?,?,?,?,?,?, to_tsvector('{TEXT_CONFIG}', ?), ?)",
+                " year, text, anchors, content_hash, body_tf, body_len)"
+                f" VALUES (?,?,?,?,?,?,?,?,?, {TERM_FREQUENCIES}, ?)",
                 [(c.id, c.paper_id, c.kind, c.section_kind, _json(c.section_path), c.year,
                   c.text, _json([a.model_dump(exclude_defaults=True) for a in c.anchors]),
                   c.content_hash, body, len(_TOKEN.findall(body)))
@@ -142,7 +147,7 @@ class PgChunkStore(ChunkStore):
         conn.execute(
             "INSERT INTO search_lexemes(grp, lexeme, df)"
             " SELECT grp, lexeme, ? * COUNT(*) FROM search_chunks,"
-            " unnest(tsvector_to_array(body)) AS lexeme WHERE paper_id = ?"
+            " jsonb_object_keys(body_tf) AS lexeme WHERE paper_id = ?"
             " GROUP BY grp, lexeme ORDER BY grp, lexeme ON CONFLICT(grp, lexeme)"
             " DO UPDATE SET df = search_lexemes.df + excluded.df", (sign, paper_id))
         conn.execute(
@@ -188,16 +193,15 @@ class PgFullText(FullTextIndex):
         names = list(lexemes)
         idf = [max(1e-6, math.log((chunks - n + 0.5) / (n + 0.5))) for n in lexemes.values()]
         where, params = filters.sql()
-        query = " | ".join("'" + w.replace("\\", "\\\\").replace("'", "''") + "'" for w in names)
         sql = (
-            "SELECT c.id, SUM(q.idf * u.tf * ? / (u.tf + ? * (? + ? * c.body_len / ?)))"
-            " AS score FROM search_chunks AS c CROSS JOIN LATERAL (SELECT lexeme,"
-            " cardinality(positions) AS tf FROM unnest(c.body)) AS u"
-            " JOIN unnest(?::text[], ?::float8[]) AS q(lexeme, idf) ON q.lexeme = u.lexeme"
-            f" WHERE c.body @@ ?::tsquery AND c.grp = ? AND c.kind = ANY(?) AND {where}"
-            " GROUP BY c.id ORDER BY score DESC, c.id LIMIT ?")
-        args = [K1 + 1, K1, 1 - B, B, max(1.0, tokens / chunks), names, idf, query, group, kinds,
-                *params, k]
+            "SELECT c.id, SUM(t.idf * t.tf * ? / (t.tf + ? * (? + ? * c.body_len / ?)))"
+            " AS score FROM search_chunks AS c CROSS JOIN LATERAL (SELECT q.idf,"
+            " (c.body_tf ->> q.lexeme)::float8 AS tf FROM unnest(?::text[], ?::float8[])"
+            " AS q(lexeme, idf)) AS t"
+            f" WHERE c.body_tf ?| ?::text[] AND t.tf IS NOT NULL AND c.grp = ?"
+            f" AND c.kind = ANY(?) AND {where} GROUP BY c.id ORDER BY score DESC, c.id LIMIT ?")
+        args = [K1 + 1, K1, 1 - B, B, max(1.0, tokens / chunks), names, idf, names, group,
+                kinds, *params, k]
         return [(int(r[0]), float(r[1])) for r in self.db.query(sql, args)]
 
     def _lexemes(self, group: str, words: list[str]) -> dict[str, int]:
