@@ -56,8 +56,8 @@ class SearchSettings(BaseModel):
                                   "0 = off")
     ann_min_rows: int | None = Field(
         default=20_000, description="library-wide dense search uses an HNSW index (usearch, "
-                                    "a file next to the library) from this many vectors; "
-                                    "null = always exact")
+                                    "a file next to the library; pgvector on PostgreSQL) "
+                                    "from this many vectors; null = always exact")
     cross_encoder_model: Path | None = Field(
         default=None, description="local ONNX cross-encoder used as reranker when set")
     cross_encoder_tokenizer: Path | None = Field(
