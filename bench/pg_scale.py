@@ -41,6 +41,7 @@ from search_latency import PER_PAPER, SECTIONS, questions, sentences  # noqa: E4
 from papermind.db import Database, SqlDatabase, open_database  # noqa: E402
 from papermind.library.chunk_store import WORD  # noqa: E402
 from papermind.library.pg_search import TERM_FREQUENCIES  # noqa: E402
+from papermind.library.query import analyse  # noqa: E402
 from papermind.library.search import SearchIndex, SearchOptions  # noqa: E402
 from papermind.library.vectors import VectorIndex  # noqa: E402
 
@@ -55,7 +56,7 @@ class ScriptedEmbedder:
     dim = DIM
 
     def __init__(self, vectors: dict[str, np.ndarray]) -> None:
-        self.vectors = vectors
+        self.vectors = {analyse(q.strip()).dense_text: v for q, v in vectors.items()}
 
     def embed_documents(self, texts: list[str]) -> np.ndarray:
         raise AssertionError("documents are bulk-loaded")

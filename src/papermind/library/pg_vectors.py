@@ -16,7 +16,6 @@ from collections.abc import Sequence
 import numpy as np
 
 from papermind.db import SqlDatabase
-from papermind.library.embedders import Embedder
 from papermind.library.fulltext import NO_FILTERS, SearchFilters
 from papermind.library.vectors import EmbeddingCache
 
@@ -29,9 +28,6 @@ _LOCK = 0x766563  # advisory lock key: one process creates an HNSW index
 
 class PgEmbeddingCache(EmbeddingCache):
     """The embedding cache in ``search_embeddings.vector`` (float32)."""
-
-    def __init__(self, db: SqlDatabase, embedder: Embedder, batch_size: int = 16) -> None:
-        super().__init__(db, embedder, batch_size)
 
     def missing(self, hashes: Sequence[str]) -> set[str]:
         wanted = set(hashes)
