@@ -14,7 +14,6 @@ from sse_starlette.sse import EventSourceResponse
 from papermind.api.deps import ContainerDep, JobsDep
 from papermind.domain.job import Job, JobRequest
 from papermind.errors import ConflictError, NotFoundError
-from papermind.services.job_runners import report_dir
 
 router = APIRouter(prefix="/api/jobs", tags=["jobs"])
 
@@ -59,7 +58,7 @@ def result(job_id: str, jobs: JobsDep, container: ContainerDep,
     job = jobs.store.get(job_id)
     if job.status != "completed":
         raise ConflictError(f"job {job_id} is {job.status}; its report is not ready")
-    path = report_dir(container, job.id) / f"report.{format}"
+    path = container.report_dir(job.id) / f"report.{format}"
     if not path.is_file():
         raise NotFoundError(f"job {job_id} has no {format} report")
     return FileResponse(path, media_type=MEDIA[format])
