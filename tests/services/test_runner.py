@@ -9,8 +9,8 @@ from typing import Annotated, TypedDict
 
 from langgraph.graph import END, START, StateGraph
 
-from papermind.domain import Anchor, Evidence
 from papermind.config import Settings
+from papermind.domain import Anchor, Evidence
 from papermind.services.checkpoints import memory_checkpointer
 from papermind.services.container import Container
 from papermind.services.runner import run_graph
