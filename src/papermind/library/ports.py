@@ -1,6 +1,6 @@
 """The storage port: what services and search need from a library backend.
 
-One ``SqlDatabase`` (``papermind.db``: SQLite, the embedded default; ``papermind.pgdb``:
+One ``SqlDatabase`` (``papermind.db``: SQLite, the embedded default; ``papermind.db.postgres``:
 PostgreSQL + pgvector, for scale) is opened by the container from ``storage.url``; every
 store below is built on it, so one transaction spans them all ("nothing half-stored").
 

@@ -32,7 +32,7 @@ def steps_for(migrations: Migrations, dialect: str) -> Sequence[str]:
 
 
 class SqlDatabase(Protocol):
-    """The library database port: SQLite (``Database``) or PostgreSQL (``pgdb.PgDatabase``).
+    """The library database port: SQLite (``Database``) or PostgreSQL (``db.postgres.PgDatabase``).
 
     Statements use ``?`` placeholders and the SQL both engines share (``ON CONFLICT``,
     window functions, ``rowid`` as an explicit column on PostgreSQL); rows read by position
@@ -71,7 +71,7 @@ def open_database(url: str) -> SqlDatabase:
     if url.startswith("sqlite:///"):
         return Database(url[len("sqlite:///"):])
     if url.startswith(("postgresql://", "postgres://")):
-        from papermind.pgdb import PgDatabase
+        from papermind.db.postgres import PgDatabase
 
         return PgDatabase(url)
     raise ConfigError(f"unsupported storage.url {url.split('://')[0]!r}",

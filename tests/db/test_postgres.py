@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from papermind.db import open_database
+from papermind.db.postgres import PgDatabase, translate
 from papermind.errors import ConfigError
-from papermind.pgdb import PgDatabase, translate
 
 
 def test_placeholders_become_psycopg_ones_and_percent_signs_stay_literal() -> None:
