@@ -196,6 +196,7 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=100)
     parser.add_argument("--ann-min-rows", type=int, default=20_000)
+    parser.add_argument("--backends", default="postgres,sqlite")
     parser.add_argument("--pg", default="", help="postgresql:// URL of an empty database")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "pg_scale.md"))
     args = parser.parse_args()
@@ -210,7 +211,7 @@ def main() -> None:
               "| backend | load s | index build s | bm25 ms p50 / p95 | dense ms p50 / p95 |"
               " hybrid ms p50 / p95 | ANN recall@10 |", "|---|---|---|---|---|---|---|"]
     with tempfile.TemporaryDirectory() as tmp:
-        for backend in ("postgres", "sqlite"):
+        for backend in args.backends.split(","):
             db = open_database(url) if backend == "postgres" else Database(Path(tmp) / "l.db")
             print(f"{backend}: loading", file=sys.stderr, flush=True)
             loaded = (load_pg if backend == "postgres" else load_sqlite)(db, rows, matrix)

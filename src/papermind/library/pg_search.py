@@ -163,14 +163,12 @@ class PgChunkStore(ChunkStore):
 
 
 class PgFullText(FullTextIndex):
-    """BM25 over the chunks' ``tsvector``s, filters applied in the same query; library-wide
-    queries keep the rarest words (``prune``), as on SQLite."""
+    """BM25 over the chunks' lexeme maps, filters applied in the same query; library-wide
+    queries keep the rarest lexemes (``_rarest``), as SQLite keeps the rarest words."""
 
     def search(self, terms: Sequence[str], k: int,
                filters: SearchFilters = NO_FILTERS) -> list[tuple[int, float]]:
         """Top ``k`` (row, score) for an OR of ``terms``."""
-        if not filters.paper_ids:
-            terms = self.prune(terms)
         words = list(dict.fromkeys(w.lower() for t in terms for w in _TOKEN.findall(t)))
         if not words or k <= 0:
             return []
@@ -188,6 +186,8 @@ class PgFullText(FullTextIndex):
         if chunks == 0:
             return []
         lexemes = self._lexemes(group, words)
+        if not filters.paper_ids:
+            lexemes = self._rarest(lexemes)
         if not lexemes:
             return []
         names = list(lexemes)
@@ -203,6 +203,20 @@ class PgFullText(FullTextIndex):
         args = [K1 + 1, K1, 1 - B, B, max(1.0, tokens / chunks), names, idf, names, group,
                 kinds, *params, k]
         return [(int(r[0]), float(r[1])) for r in self.db.query(sql, args)]
+
+    def _rarest(self, lexemes: dict[str, int]) -> dict[str, int]:
+        """The rarest lexemes whose postings fit the budget (at least one): library-wide,
+        scoring costs time linear in the matching chunks, and common words barely change
+        BM25's order. By lexeme frequency, not word frequency as on SQLite: a stem matches
+        every form of a word."""
+        kept: dict[str, int] = {}
+        total = 0
+        for lexeme in sorted(lexemes, key=lambda w: lexemes[w]):
+            total += lexemes[lexeme]
+            if kept and total > self.postings_budget:
+                break
+            kept[lexeme] = lexemes[lexeme]
+        return kept
 
     def _lexemes(self, group: str, words: list[str]) -> dict[str, int]:
         """The words' lexemes that occur in ``group``, with their document frequencies."""
