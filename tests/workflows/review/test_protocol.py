@@ -15,7 +15,7 @@ from papermind.workflows.review.messages import (
     merge_messages,
 )
 from papermind.workflows.review.report import build_report
-from tests.workflows.review.conftest import (
+from tests.support.review_script import (
     META,
     METHODOLOGY,
     checker_answers,

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 
 from papermind.domain.review import Recommendation, Verdict
 from papermind.workflows.citing import line_ids_schema
+from papermind.workflows.review.panel import REVIEWERS, ReviewerSpec
 
 
 def _text(description: str, limit: int, **kw: Any) -> Any:
@@ -110,13 +111,20 @@ class DevilAttack(_Comment):
 CommentDraft = ReviewerComment | DevilAttack
 
 
-class EditorDraft(BaseModel):
-    """Editor: structure summary and one task per reviewer."""
+class _EditorBase(BaseModel):
+    """Editor: structure summary and one task per reviewer (``<aspect>_task`` fields)."""
 
     summary: str = _text("what the paper claims and how it is organised", 400)
-    contribution_task: str = _text("what the contribution reviewer checks", 200, default="")
-    methodology_task: str = _text("what the methodology reviewer checks", 200, default="")
-    experiment_task: str = _text("what the experiment reviewer checks", 200, default="")
+
+    def task_for(self, spec: ReviewerSpec) -> str:
+        return str(getattr(self, spec.task_field, ""))
+
+
+_TASK_FIELDS: dict[str, Any] = {
+    spec.task_field: (str, _text(f"what the {spec.name.lower()} checks", 200, default=""))
+    for spec in REVIEWERS}
+EditorDraft: type[_EditorBase] = create_model("EditorDraft", __base__=_EditorBase,
+                                              **_TASK_FIELDS)
 
 
 class ReviewerDraft(BaseModel):
