@@ -1,8 +1,8 @@
 """Settings: one nested tree, read only by services and the entry points.
 
 Environment variables use the ``PAPERMIND_`` prefix and ``__`` for nesting, e.g.
-``PAPERMIND_LLM__DEFAULT__BASE_URL``. Named presets (``offline``, ``fast``, ``quality``,
-``test``) fill in defaults; explicit values win.
+``PAPERMIND_LLM__ENDPOINTS__DEFAULT__BASE_URL``. The defaults are the offline setup (the
+bundled local model and embedder); nothing here reaches the network unless configured.
 """
 
 from __future__ import annotations
@@ -12,8 +12,6 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
-
-Preset = Literal["offline", "fast", "quality", "test"]
 
 
 class IngestSettings(BaseModel):
@@ -164,7 +162,6 @@ class Settings(BaseSettings):
                                       extra="ignore")
 
     home: Path = Field(default=Path("~/.papermind"), description="library folder")
-    preset: Preset = Field(default="offline", description="named defaults")
     ingest: IngestSettings = Field(default_factory=IngestSettings)
     search: SearchSettings = Field(default_factory=SearchSettings)
     llm: LLMSettings = Field(default_factory=LLMSettings)
