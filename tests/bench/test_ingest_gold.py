@@ -11,7 +11,7 @@ from bench import ingest_gold as q
 from papermind.domain.paper import Paper
 from papermind.errors import IngestError
 from papermind.ingest import parse_file
-from tests.conftest import SHARED_DATA
+from tests.support.shared_data import SHARED_DATA
 
 PDFS = SHARED_DATA / "pdfs"
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from papermind.llm.testing import MockOpenAIServer
-from tests.cli.conftest import CliRunner
+from tests.support.cli import CliRunner
 from tests.workflows.review.panel_mock import panel_responder
 from tests.workflows.review.paper_text import write_paper
 

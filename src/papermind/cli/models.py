@@ -23,6 +23,7 @@ def models(
     """Show which model and temperature each role uses, and whether its endpoint answers."""
     from papermind.llm.health import check_endpoints, role_table
     from papermind.llm.local import INSTALL_HINT, local_model_name
+    from papermind.workflows.review import panel  # noqa: F401 - registers the panel's roles
 
     cli = state(ctx)
     settings = cli.settings.llm
