@@ -37,7 +37,7 @@ def test_reference_run_calls_each_node_once(reference: RunOutcome) -> None:
 
 def test_killed_mid_review_resumes_to_the_same_report(
         mock: MockOpenAIServer, reference: RunOutcome, tmp_path: Path) -> None:
-    # killed while the three reviewers are in flight (the editor has finished)
+    # killed while the reviewers are in flight (the editor has finished)
     crashed = crash_run(tmp_path, mock, after_nodes=1, delay_s=LATENCY_S / 2)
     assert check(reference, crashed) == []
     assert crashed.completed_before_kill[0] == "editor"

@@ -1,4 +1,4 @@
-"""The three reviewers' calls overlap in time (real Gateway over the mock server with latency)."""
+"""The reviewers' calls overlap in time (real Gateway over the mock server with latency)."""
 
 from __future__ import annotations
 
