@@ -31,7 +31,7 @@ def reference(mock: MockOpenAIServer, tmp_path_factory: pytest.TempPathFactory) 
 
 def test_reference_run_calls_each_node_once(reference: RunOutcome) -> None:
     assert reference.job["status"] == "completed"
-    assert sorted(reference.calls_per_node().values()) == [1] * 7  # 6 roles + support judge
+    assert sorted(reference.calls_per_node().values()) == [1] * 8  # 7 roles + support judge
     assert reference.report["kind"] == "review" and reference.report["comments"]
 
 
