@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+pytest_plugins = ["tests.support.postgres"]  # pg_server, pg_url, storage_url (both backends)
+
 SHARED_DATA = (Path(os.environ["PAPERMIND_SHARED_DATA"]) if os.environ.get("PAPERMIND_SHARED_DATA")
                else next((folder / "shared" / "data" for folder in Path(__file__).resolve().parents
                           if (folder / "shared" / "data").is_dir()),
