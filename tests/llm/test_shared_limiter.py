@@ -77,7 +77,8 @@ def test_requests_per_minute_hold_across_processes(pg_url: str) -> None:
     gaps = [b - a for a, b in zip(times, times[1:], strict=False)]
     assert len(times) == 8
     # starts are 0.2 s apart on the database clock; HTTP adds jitter on a loaded machine
-    assert min(gaps) >= 0.1, gaps
+    # (unpaced, the 8 calls would arrive within a few milliseconds of each other)
+    assert min(gaps) >= 0.05, gaps
     assert times[-1] - times[0] >= 7 * 0.2 - 0.05, gaps
 
 
