@@ -14,9 +14,7 @@ from papermind.api.guards import FrontDoor, policy_for
 from papermind.api.security import authorize
 from papermind.config import Settings
 from papermind.services.container import Container
-from papermind.services.job_runners import workflow_runners
-from papermind.services.job_store import JobStore
-from papermind.services.jobs import JobRunner, JobService
+from papermind.services.jobs import JobRunner
 from papermind.web.routes import mount as mount_web
 
 
@@ -27,9 +25,7 @@ def create_app(settings: Settings, *, container: Container | None = None,
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        service = JobService(JobStore(box.db),
-                             runners or workflow_runners(box, gateway=gateway),
-                             workers=settings.api.workers)
+        service = box.job_service(runners, gateway=gateway)
         app.state.jobs = service
         await service.start()
         try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 from langgraph.checkpoint.memory import InMemorySaver
@@ -46,3 +47,28 @@ async def sqlite_checkpointer(path: Path) -> AsyncIterator[AsyncSqliteSaver]:
     path.parent.mkdir(parents=True, exist_ok=True)
     async with aiosqlite.connect(str(path)) as conn:
         yield AsyncSqliteSaver(conn, serde=serializer())
+
+
+_SETUP_LOCK = 0x636B7074  # "ckpt": one checkpoint-table migration at a time
+_ready: set[str] = set()
+
+
+@asynccontextmanager
+async def postgres_checkpointer(url: str) -> AsyncIterator[Any]:
+    """LangGraph's Postgres checkpointer on ``url`` (tables created once per server, under
+    an advisory lock, so workers starting together do not race)."""
+    from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+
+    async with AsyncPostgresSaver.from_conn_string(url, serde=serializer()) as saver:
+        if url not in _ready:
+            await _setup_once(url, saver)
+            _ready.add(url)
+        yield saver
+
+
+async def _setup_once(url: str, saver: Any) -> None:
+    import psycopg
+
+    async with await psycopg.AsyncConnection.connect(url, autocommit=True) as lock:
+        await lock.execute("SELECT pg_advisory_lock(%s)", (_SETUP_LOCK,))
+        await saver.setup()  # the lock goes with its connection

@@ -8,7 +8,7 @@ property here and pass it to the services that need it.
 from __future__ import annotations
 
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from papermind.config import Settings
 from papermind.db import Database
@@ -29,6 +29,8 @@ if TYPE_CHECKING:
     from papermind.services.catalog import CatalogService
     from papermind.services.exports import ExportService
     from papermind.services.imports import ImportService
+    from papermind.services.job_store import JobRecords
+    from papermind.services.jobs import JobRunner, JobService
     from papermind.services.search import SearchService
 
 
@@ -76,7 +78,12 @@ class Container:
         """The process's model gateway; its response cache lives in the library file."""
         from papermind.llm import build_gateway
 
-        return build_gateway(self.settings.llm, db=self.db)
+        limiters = None
+        if self.settings.on_postgres:  # one rate-limited key, many workers: shared limits
+            from papermind.llm.shared_limiter import shared_limiters
+
+            limiters = shared_limiters(self.settings.storage_url)
+        return build_gateway(self.settings.llm, db=self.db, limiter_factory=limiters)
 
     @cached_property
     def grounder(self) -> GroundingEngine:
@@ -123,6 +130,44 @@ class Container:
 
         return ExportService(self.catalog)
 
+    @cached_property
+    def job_store(self) -> JobRecords:
+        """Job records and events: in the library file, or on the PostgreSQL server that
+        the API and every worker share."""
+        if self.settings.on_postgres:
+            from papermind.services.job_store_pg import PostgresJobStore
+
+            return PostgresJobStore(self.settings.storage_url)
+        from papermind.services.job_store import JobStore
+
+        return JobStore(self.db)
+
+    def job_service(self, runners: dict[Any, JobRunner] | None = None,
+                    gateway: Any = None, *, enqueue_only: bool | None = None) -> JobService:
+        """Jobs over ``job_store`` running the three workflows (or ``runners``).
+
+        On PostgreSQL (``jobs.runner`` auto / queue) the service only enqueues, for
+        `papermind worker`; ``enqueue_only=False`` makes one that runs jobs (a worker's)."""
+        from papermind.services.job_runners import workflow_runners
+        from papermind.services.jobs import JobService
+
+        if enqueue_only is None:
+            runner = self.settings.jobs.runner
+            enqueue_only = runner == "queue" or (runner == "auto" and self.settings.on_postgres)
+        queue = None
+        if enqueue_only:
+            from papermind.errors import ConfigError
+            from papermind.services.job_queue import PostgresJobQueue
+
+            if not self.settings.on_postgres:
+                raise ConfigError("jobs.runner 'queue' needs the library on PostgreSQL",
+                                  hint="set storage.url (PAPERMIND_STORAGE__URL) to a "
+                                       "postgresql:// URL, or jobs.runner to 'auto'")
+
+            queue = PostgresJobQueue(self.settings.storage_url)
+        return JobService(self.job_store, runners or workflow_runners(self, gateway=gateway),
+                          workers=self.settings.api.workers, queue=queue)
+
     def _parse_bytes(self, data: bytes, name: str) -> Paper:
         from papermind.ingest import parse_bytes  # ~0.5 s of imports that list/show never need
 
@@ -131,6 +176,9 @@ class Container:
     def close(self) -> None:
         """Close the database and forget everything built; later use builds afresh."""
         db = self.__dict__.get("db")
+        jobs = self.__dict__.get("job_store")
+        if jobs is not None and hasattr(jobs, "close"):
+            jobs.close()
         for name, value in vars(type(self)).items():
             if isinstance(value, cached_property):
                 self.__dict__.pop(name, None)

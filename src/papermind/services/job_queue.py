@@ -42,7 +42,7 @@ def ensure_schema(url: str) -> None:
             return
         from procrastinate import schema
 
-        conn.execute(schema.SchemaManager.get_schema())  # type: ignore[arg-type]
+        conn.execute(schema.SchemaManager.get_schema())
 
 
 class PostgresJobQueue:

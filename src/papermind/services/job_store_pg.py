@@ -58,7 +58,7 @@ class PostgresJobStore:
         except ImportError as error:
             raise ConfigError("storage.url is a PostgreSQL URL but psycopg is not installed",
                               hint="pip install 'papermind[postgres]'") from error
-        self.pool = ConnectionPool(url, min_size=1, max_size=max_connections, open=False,
+        self.pool: Any = ConnectionPool(url, min_size=1, max_size=max_connections, open=False,
                                    kwargs={"autocommit": True, "row_factory": dict_row})
         try:
             self.pool.open(wait=True, timeout=15)

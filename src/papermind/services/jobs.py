@@ -41,6 +41,8 @@ class JobQueue(Protocol):
 
     def enqueue(self, job_id: str) -> None: ...
 
+    def close(self) -> None: ...
+
 
 class JobService:
     """Queues jobs, runs at most ``workers`` at once, records events and outcomes.
@@ -84,6 +86,8 @@ class JobService:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self._tasks.clear()
+        if self.queue is not None:
+            self.queue.close()
 
     def submit(self, request: JobRequest) -> tuple[Job, bool]:
         """Queue ``request``; an identical unfinished request returns its job (created False)."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,7 +77,9 @@ async def run_leased(service: JobService, url: str, job_id: str) -> None:
     """Run one job while holding its advisory lock; stop it if it is cancelled elsewhere."""
     import psycopg
 
-    async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+    name = f"papermind-worker-{os.getpid()}"  # pg_stat_activity shows who runs what
+    async with await psycopg.AsyncConnection.connect(url, autocommit=True,
+                                                     application_name=name) as conn:
         if not await _fetch_bool(conn, "SELECT pg_try_advisory_lock(%s, hashtext(%s))",
                                  (JOB_LOCK, job_id)):
             log.warning("job is running on another worker", extra={"job_id": job_id})
