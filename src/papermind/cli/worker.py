@@ -14,9 +14,11 @@ def worker(
     concurrency: Annotated[int | None, typer.Option(
         min=1, help="Jobs this worker runs at once (default: jobs.worker_concurrency).")] = None,
 ) -> None:
-    """Take jobs from the queue and run them until stopped (Ctrl-C / SIGTERM finish the
-    running jobs first). Start any number, on any machines that reach the same PostgreSQL
-    (storage.url) and see the same model endpoints."""
+    """Run queued jobs on this machine until stopped (library on PostgreSQL).
+
+    Start any number, on any machines that reach the same PostgreSQL (storage.url) and the
+    same model endpoints. Ctrl-C / SIGTERM let running jobs finish; a worker that dies has
+    its jobs resumed by another from their last checkpoint."""
     import asyncio
 
     from papermind.errors import ConfigError

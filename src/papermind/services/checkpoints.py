@@ -67,8 +67,17 @@ async def postgres_checkpointer(url: str) -> AsyncIterator[Any]:
 
 
 async def _setup_once(url: str, saver: Any) -> None:
+    """``saver.setup()`` under an advisory lock, taken by polling: its migrations build
+    indexes CONCURRENTLY, which wait for every open statement, a blocked lock call too."""
+    import asyncio
+
     import psycopg
 
     async with await psycopg.AsyncConnection.connect(url, autocommit=True) as lock:
-        await lock.execute("SELECT pg_advisory_lock(%s)", (_SETUP_LOCK,))
+        while True:
+            row = await (await lock.execute("SELECT pg_try_advisory_lock(%s)",
+                                            (_SETUP_LOCK,))).fetchone()
+            if row and row[0]:
+                break
+            await asyncio.sleep(0.1)
         await saver.setup()  # the lock goes with its connection
