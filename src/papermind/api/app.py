@@ -11,6 +11,7 @@ from fastapi import Depends, FastAPI, Request
 from papermind import __version__
 from papermind.api import errors, jobs, papers, search
 from papermind.api.guards import FrontDoor, policy_for
+from papermind.api.schemas import Health
 from papermind.api.security import authorize
 from papermind.config import Settings
 from papermind.services.container import Container
@@ -53,7 +54,7 @@ def create_app(settings: Settings, *, container: Container | None = None,
     mount_web(app)
 
     @app.get("/health", tags=["meta"])
-    def health() -> dict[str, str]:
-        return {"status": "ok", "version": __version__}
+    def health() -> Health:
+        return Health(status="ok", version=__version__)
 
     return app

@@ -1,16 +1,16 @@
-"""Checkpointers for workflow graphs, with a serializer that allows our own models only."""
+"""The checkpoint serializer (our own models only) and the in-memory checkpointer.
+
+The durable checkpointer is opened by the container only (``Container.checkpointer``).
+"""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any
 
-import aiosqlite
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
-from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from pydantic import BaseModel
 
 
@@ -41,14 +41,6 @@ def memory_checkpointer() -> InMemorySaver:
     return InMemorySaver(serde=serializer())
 
 
-@asynccontextmanager
-async def sqlite_checkpointer(path: Path) -> AsyncIterator[AsyncSqliteSaver]:
-    """A durable checkpointer in the SQLite file at ``path`` (the library file by default)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    async with aiosqlite.connect(str(path)) as conn:
-        yield AsyncSqliteSaver(conn, serde=serializer())
-
-
 _SETUP_LOCK = 0x636B7074  # "ckpt": one checkpoint-table migration at a time
 _ready: set[str] = set()
 
@@ -56,7 +48,7 @@ _ready: set[str] = set()
 @asynccontextmanager
 async def postgres_checkpointer(url: str) -> AsyncIterator[Any]:
     """LangGraph's Postgres checkpointer on ``url`` (tables created once per server, under
-    an advisory lock, so workers starting together do not race)."""
+    an advisory lock, so workers starting together do not race). Opened by the container."""
     from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 
     async with AsyncPostgresSaver.from_conn_string(url, serde=serializer()) as saver:

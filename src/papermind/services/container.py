@@ -2,12 +2,16 @@
 
 Interfaces create one Container per process (CLI invocation, API app) and ask it for
 services; everything is built lazily, once. To plug in a new component, add a cached
-property here and pass it to the services that need it.
+property here and pass it to the services that need it. Swapping a backend (another
+checkpoint store, job store or library database) means changing the one property or
+method that builds it here; the use cases only ever ask the container.
 """
 
 from __future__ import annotations
 
+from contextlib import asynccontextmanager
 from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from papermind.config import Settings
@@ -18,8 +22,10 @@ from papermind.services.library import FileParser, Indexer, LibraryService
 from papermind.services.page_images import PageImages
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import AsyncIterator, Sequence
     from types import TracebackType
+
+    from langgraph.checkpoint.base import BaseCheckpointSaver
 
     from papermind.grounding import GroundingEngine
     from papermind.library.coverage import DenseCoverage
@@ -129,6 +135,36 @@ class Container:
         from papermind.services.exports import ExportService
 
         return ExportService(self.catalog)
+
+    @asynccontextmanager
+    async def checkpointer(self) -> AsyncIterator[BaseCheckpointSaver[Any]]:
+        """The durable checkpointer every workflow run uses (thread id = job id).
+
+        The only place that opens one: the SQLite file ``settings.checkpoint_path`` (the
+        library file by default), or LangGraph's Postgres checkpointer when the library is
+        on PostgreSQL (so any worker resumes any job); a serializer that loads our own
+        models only.
+        """
+        if self.settings.on_postgres:
+            from papermind.services.checkpoints import postgres_checkpointer
+
+            async with postgres_checkpointer(self.settings.storage_url) as saver:
+                yield saver
+            return
+        import aiosqlite
+        from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+        from papermind.services.checkpoints import serializer
+
+        path = self.settings.checkpoint_path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        async with aiosqlite.connect(str(path)) as conn:
+            yield AsyncSqliteSaver(conn, serde=serializer())
+
+    def report_dir(self, job_id: str) -> Path:
+        """Where a job's report files go by default: ``<home>/reports/<job id>/``
+        (never derived from user input beyond the job id)."""
+        return self.settings.home_dir / "reports" / job_id
 
     @cached_property
     def job_store(self) -> JobRecords:
