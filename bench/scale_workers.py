@@ -54,7 +54,7 @@ def papers(folder: Path, count: int) -> list[Path]:
     paths = []
     for n in range(count):
         path = folder / f"paper-{n:02d}.md"
-        path.write_text(base.replace("# Zebraformer", f"# Zebraformer {n}", 1), encoding="utf-8")
+        path.write_text(base.replace("Zebraformer", f"Zebraformer-{n}"), encoding="utf-8")
         paths.append(path)
     return paths
 
@@ -69,7 +69,8 @@ def one_run(server_url: str, mock: MockOpenAIServer, work: Path, *, workers: int
     pg_url = create_database(server_url)
     try:
         env = worker_env(work / "home", pg_url, mock.base_url,
-                         PAPERMIND_LLM__ENDPOINTS__DEFAULT__MAX_CONCURRENCY=str(limit))
+                         PAPERMIND_LLM__ENDPOINTS__DEFAULT__MAX_CONCURRENCY=str(limit),
+                         PAPERMIND_LLM__CACHE="false")  # every call reaches the mock
         with Container(settings_for(env)) as box:
             ids = [box.library.add_file(p, embed=False).paper_id for p in papers(work, jobs)]
             service = box.job_service()  # creates the queue schema before workers start
