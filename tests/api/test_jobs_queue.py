@@ -1,6 +1,7 @@
 """The REST API on PostgreSQL with workers: submit only enqueues, a worker (another
-container, as another process would have) runs the job, the API shows its status, events,
-stream and result, and a cancel through the API stops the job on the worker."""
+container and home folder, as on another machine) runs the job, the API shows its status,
+events, stream and result (through the job store), and a cancel through the API stops the
+job on the worker."""
 
 from __future__ import annotations
 
@@ -43,13 +44,14 @@ class Runner:
         return JobOutcome(usage={"tokens_in": 3})
 
 
-def _work(settings: Settings, runner_for: Any, *, until_idle: bool = True) -> None:
-    """One worker pass in its own container and event loop (a thread here)."""
-    with Container(settings) as box:
+def _work(settings: Settings, runner_for: Any) -> None:
+    """One worker pass in its own container, home folder and event loop (a thread here)."""
+    elsewhere = settings.model_copy(update={"home": settings.home_dir.parent / "worker-home"})
+    with Container(elsewhere) as box:
         service = box.job_service(runners={"question": runner_for(box)}, enqueue_only=False)
         asyncio.run(run_worker(service, settings.storage_url,
                                WorkerOptions(concurrency=1, heartbeat_s=0.5),
-                               until_idle=until_idle))
+                               reports=box.report_dir, until_idle=True))
 
 
 def test_serve_enqueues_and_a_worker_runs_the_job(home: Path, pg_url: str) -> None:
@@ -65,7 +67,10 @@ def test_serve_enqueues_and_a_worker_runs_the_job(home: Path, pg_url: str) -> No
         job = wait_for(client, job_id)
         assert job["status"] == "completed" and job["attempts"] == 1, job
         assert runners[0].runs == 1
+        assert not (home / "reports" / job_id).exists(), "the worker wrote in its own home"
         assert client.get(f"/api/jobs/{job_id}/result").json() == {"answer": "routing"}
+        assert client.get(f"/api/jobs/{job_id}/result", params={"format": "md"}
+                          ).status_code == 404, "a report the worker did not write"
         kinds = [(e["kind"], e["node"]) for e in client.get(f"/api/jobs/{job_id}/events").json()]
         assert ("node", "answer") in kinds and kinds[-1] == ("status", None)
         with client.stream("GET", f"/api/jobs/{job_id}/stream") as stream:

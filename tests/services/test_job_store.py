@@ -118,3 +118,15 @@ def test_a_second_store_on_the_same_database_sees_the_same_jobs(
         other = PostgresJobStore(request.getfixturevalue("pg_url"))
     assert other.get("j1").request == QUESTION
     assert other.create_or_get_active("j2", QUESTION)[0].id == "j1"
+
+
+def test_report_files_travel_with_the_job_on_postgres(store: JobRecords) -> None:
+    store.create_or_get_active("j1", REVIEW)
+    store.attach_files("j1", {"report.json": b'{"a": 1}', "report.md": b"# r"})
+    store.attach_files("j1", {"report.md": b"# r2"})
+    if isinstance(store, JobStore):  # embedded: the files stay in the home folder
+        assert store.file("j1", "report.md") is None
+        return
+    assert store.file("j1", "report.md") == b"# r2"
+    assert store.file("j1", "report.json") == b'{"a": 1}'
+    assert store.file("j1", "report.html") is None

@@ -55,7 +55,7 @@ def result(job_id: str, jobs: JobsDep, container: ContainerDep,
     job = jobs.store.get(job_id)
     if job.status != "completed":
         raise ConflictError(f"job {job_id} is {job.status}; its report is not ready")
-    path = container.report_dir(job.id) / f"report.{format}"
+    path = container.report_file(job.id, f"report.{format}")
     if not path.is_file():
         raise NotFoundError(f"job {job_id} has no {format} report")
     return FileResponse(path, media_type=MEDIA[format])

@@ -36,7 +36,7 @@ def worker(
     configure_json_logging()
     box = container(ctx)
     service = box.job_service(enqueue_only=False)
-    asyncio.run(run_worker(service, settings.storage_url, options))
+    asyncio.run(run_worker(service, settings.storage_url, options, reports=box.report_dir))
 
 
 def register(app: typer.Typer) -> None:

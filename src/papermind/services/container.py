@@ -166,6 +166,17 @@ class Container:
         (never derived from user input beyond the job id)."""
         return self.settings.home_dir / "reports" / job_id
 
+    def report_file(self, job_id: str, name: str) -> Path:
+        """A job's report file, fetched from the job store into ``report_dir`` when a
+        worker on another machine wrote it (the path may not exist: no such report)."""
+        path = self.report_dir(job_id) / name
+        if not path.is_file():
+            data = self.job_store.file(job_id, name)
+            if data is not None:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(data)
+        return path
+
     @cached_property
     def job_store(self) -> JobRecords:
         """Job records and events: in the library file, or on the PostgreSQL server that

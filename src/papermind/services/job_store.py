@@ -72,6 +72,12 @@ class JobRecords(Protocol):
 
     def events(self, job_id: str, after: int = 0) -> list[JobEvent]: ...
 
+    def attach_files(self, job_id: str, files: dict[str, bytes]) -> None:
+        """Keep a finished job's report files with the job (for API processes elsewhere)."""
+
+    def file(self, job_id: str, name: str) -> bytes | None:
+        """A file attached to the job, if the store keeps files."""
+
 
 class JobStore:
     """CRUD for jobs and their events in the library's SQLite file."""
@@ -147,6 +153,12 @@ class JobStore:
                              (job_id, after))
         return [JobEvent(job_id=r["job_id"], seq=r["seq"], at=r["at"], kind=r["kind"],
                          node=r["node"], data=json.loads(r["data"])) for r in rows]
+
+    def attach_files(self, job_id: str, files: dict[str, bytes]) -> None:
+        """Nothing to do: with the embedded library the files stay in the home folder."""
+
+    def file(self, job_id: str, name: str) -> bytes | None:
+        return None
 
 
 def job_from_row(row: Any) -> Job:

@@ -44,6 +44,14 @@ MIGRATIONS = [
         PRIMARY KEY (job_id, seq)
     );
     """,
+    """
+    CREATE TABLE job_files (
+        job_id TEXT NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        content BYTEA NOT NULL,
+        PRIMARY KEY (job_id, name)
+    );
+    """,
 ]
 UNFINISHED = "status IN ('queued', 'running')"
 
@@ -158,3 +166,16 @@ class PostgresJobStore:
                           (job_id, after))
         return [JobEvent(job_id=r["job_id"], seq=r["seq"], at=r["at"], kind=r["kind"],
                          node=r["node"], data=json.loads(r["data"])) for r in rows]
+
+    def attach_files(self, job_id: str, files: dict[str, bytes]) -> None:
+        """Keep a finished job's report files here, for an API process on another machine."""
+        with self.pool.connection() as conn, conn.transaction():
+            for name, content in files.items():
+                conn.execute("INSERT INTO job_files(job_id, name, content) VALUES (%s, %s, %s)"
+                             " ON CONFLICT (job_id, name) DO UPDATE SET content = excluded.content",
+                             (job_id, name, content))
+
+    def file(self, job_id: str, name: str) -> bytes | None:
+        rows = self._rows("SELECT content FROM job_files WHERE job_id = %s AND name = %s",
+                          (job_id, name))
+        return bytes(rows[0]["content"]) if rows else None

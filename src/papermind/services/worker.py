@@ -19,7 +19,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from papermind.errors import PapermindError
@@ -30,6 +32,7 @@ log = logging.getLogger("papermind.worker")
 JOB_LOCK = 0x6A6F62  # "job": advisory lock class of running jobs (int4, hashtext(job id))
 SWEEP_LOCK = 0x7377656570  # "sweep": one stalled-job sweep at a time
 CANCEL_POLL_S = 1.0
+ReportDir = Callable[[str], Path]
 
 
 class JobBusy(PapermindError):
@@ -46,9 +49,11 @@ class WorkerOptions:
 
 
 async def run_worker(service: JobService, url: str, options: WorkerOptions, *,
-                     until_idle: bool = False) -> None:
+                     reports: ReportDir | None = None, until_idle: bool = False) -> None:
     """Take and run jobs until a signal stops the worker (or, ``until_idle``, the queue is
-    empty: tests). SIGTERM / SIGINT let running jobs finish; SIGKILL leaves them to others."""
+    empty: tests). SIGTERM / SIGINT let running jobs finish; SIGKILL leaves them to others.
+    ``reports`` (job id -> folder): a completed job's report files go into the job store,
+    so an API process on another machine can serve them."""
     import procrastinate
 
     ensure_schema(url)
@@ -59,6 +64,10 @@ async def run_worker(service: JobService, url: str, options: WorkerOptions, *,
     @app.task(name=TASK, queue=QUEUE, retry=retry)
     async def run_job(job_id: str) -> None:
         await run_leased(service, url, job_id)
+        if reports is not None and service.store.get(job_id).status == "completed":
+            folder = reports(job_id)
+            service.store.attach_files(job_id, {p.name: p.read_bytes()
+                                                for p in sorted(folder.glob("report.*"))})
 
     async with app.open_async():
         sweeper = asyncio.create_task(sweep_stalled(app, url, options))
@@ -67,7 +76,8 @@ async def run_worker(service: JobService, url: str, options: WorkerOptions, *,
                 queues=[QUEUE], concurrency=options.concurrency, wait=not until_idle,
                 update_heartbeat_interval=options.heartbeat_s,
                 stalled_worker_timeout=options.stalled_after_s,
-                install_signal_handlers=not until_idle, listen_notify=True)
+                install_signal_handlers=not until_idle, listen_notify=True,
+                delete_jobs="successful")  # the job store keeps the record; the queue forgets
         finally:
             sweeper.cancel()
             await asyncio.gather(sweeper, return_exceptions=True)
