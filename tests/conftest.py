@@ -10,13 +10,9 @@ from pathlib import Path
 
 import pytest
 
-pytest_plugins = ["tests.support.postgres"]  # pg_server, pg_url, storage_url (both backends)
+from tests.support.shared_data import SHARED_DATA
 
-SHARED_DATA = (Path(os.environ["PAPERMIND_SHARED_DATA"]) if os.environ.get("PAPERMIND_SHARED_DATA")
-               else next((folder / "shared" / "data" for folder in Path(__file__).resolve().parents
-                          if (folder / "shared" / "data").is_dir()),
-                         Path(__file__).resolve().parents[2] / "shared" / "data"))
-"""$PAPERMIND_SHARED_DATA, else ../shared/data of the repository or of a worktree's parents."""
+pytest_plugins = ["tests.support.postgres"]  # pg_server, pg_url, storage_url (both backends)
 
 _real_connect = socket.socket.connect
 _real_connect_ex = socket.socket.connect_ex
