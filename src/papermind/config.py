@@ -155,6 +155,18 @@ class ApiSettings(BaseModel):
     workers: int = Field(default=2, description="jobs run at once")
 
 
+class JobsSettings(BaseModel):
+    """Where background jobs run: in the API process, or on `papermind worker` processes."""
+
+    runner: Literal["auto", "in_process", "queue"] = Field(
+        default="auto", description="'auto': in the API process on SQLite, on the queue "
+        "(workers) on PostgreSQL; 'in_process' keeps them in the API process on PostgreSQL too")
+    worker_concurrency: int = Field(default=2, description="jobs one worker process runs at once")
+    heartbeat_s: float = Field(default=2.0, description="how often a worker reports it is alive")
+    stalled_after_s: float = Field(
+        default=10.0, description="a worker silent this long is dead: its jobs go to others")
+
+
 class StorageSettings(BaseModel):
     """Where the library lives: the embedded SQLite file, or a PostgreSQL server to scale out."""
 
@@ -177,6 +189,7 @@ class Settings(BaseSettings):
     workflows: WorkflowSettings = Field(default_factory=WorkflowSettings)
     api: ApiSettings = Field(default_factory=ApiSettings)
     storage: StorageSettings = Field(default_factory=StorageSettings)
+    jobs: JobsSettings = Field(default_factory=JobsSettings)
 
     @property
     def home_dir(self) -> Path:
@@ -190,6 +203,11 @@ class Settings(BaseSettings):
     def storage_url(self) -> str:
         """``storage.url``, or the SQLite file under the home folder when it is not set."""
         return self.storage.url or f"sqlite:///{self.db_path}"
+
+    @property
+    def on_postgres(self) -> bool:
+        """Whether the library (and jobs, queue, checkpoints, LLM limits) is on PostgreSQL."""
+        return self.storage_url.startswith(("postgresql://", "postgres://"))
 
     @property
     def checkpoint_path(self) -> Path:

@@ -13,7 +13,7 @@ import pytest
 
 from papermind.api.app import create_app
 from papermind.api.security import check_bind
-from papermind.config import ApiSettings, load_settings
+from papermind.config import ApiSettings, JobsSettings, StorageSettings, load_settings
 from papermind.domain.job import Job
 from papermind.errors import ConfigError
 from papermind.llm.testing import fake_gateway
@@ -30,16 +30,27 @@ pytestmark = pytest.mark.usefixtures("both_backends")  # SQLite and PostgreSQL
 
 
 
-def _settings(home: Path, **api: Any) -> Any:
+def _settings(home: Path, backend: dict[str, Any] | None = None, **api: Any) -> Any:
     settings = load_settings(home)
-    return settings.model_copy(update={"api": ApiSettings(**api)})
+    return settings.model_copy(update={"api": ApiSettings(**api), **(backend or {})})
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest) -> dict[str, Any]:
+    """Settings of each job backend: the library file, or a PostgreSQL job store and
+    checkpointer with the jobs still run by the API process (tests/api/test_jobs_queue.py
+    runs them on a worker)."""
+    if request.param == "sqlite":
+        return {}
+    return {"storage": StorageSettings(url=request.getfixturevalue("pg_url")),
+            "jobs": JobsSettings(runner="in_process")}
 
 
 @pytest.fixture
-def reading_server(home: Path) -> Iterator[httpx.Client]:
+def reading_server(home: Path, backend: dict[str, Any]) -> Iterator[httpx.Client]:
     gateway = fake_gateway({"reader": [reader_answer()], "checker": [checker_answer("high")],
                             "questioner": [questions_answer(["m1"])]})
-    with serve(create_app(_settings(home), gateway=gateway)) as base, \
+    with serve(create_app(_settings(home, backend), gateway=gateway)) as base, \
             httpx.Client(base_url=base, timeout=30) as client:
         yield client
 
@@ -126,9 +137,10 @@ class SlowRunner:
         return JobOutcome(usage={"tokens_in": 1})
 
 
-def test_duplicate_submission_shares_the_job_and_cancel_stops_it(home: Path) -> None:
+def test_duplicate_submission_shares_the_job_and_cancel_stops_it(
+        home: Path, backend: dict[str, Any]) -> None:
     runner = SlowRunner()
-    app = create_app(_settings(home), runners={"question": runner})
+    app = create_app(_settings(home, backend), runners={"question": runner})
     with serve(app) as base, httpx.Client(base_url=base) as client:
         body = {"kind": "question", "question": "What is routing?"}
         first = client.post("/api/jobs", json=body).json()

@@ -18,7 +18,8 @@ can be had. Fixtures (registered by tests/conftest.py):
 - ``library_db``: that library opened (``papermind.db.open_database``), closed afterwards;
 - ``both_backends``: runs a test once per backend through the environment: on the
   ``postgres`` run ``PAPERMIND_STORAGE__URL`` names a fresh database, so every container and
-  app the test builds from settings uses it (API tests: ``usefixtures("both_backends")``).
+  app the test builds from settings uses it, with jobs in the app's process
+  (API tests: ``usefixtures("both_backends")``).
 """
 
 from __future__ import annotations
@@ -171,4 +172,6 @@ def both_backends(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatc
     """The backend of this run; on ``postgres``, ``PAPERMIND_STORAGE__URL`` points at it."""
     if request.param == "postgres":
         monkeypatch.setenv("PAPERMIND_STORAGE__URL", str(request.getfixturevalue("pg_url")))
+        # jobs run in the app's process here; tests/api/test_jobs_queue.py runs them on workers
+        monkeypatch.setenv("PAPERMIND_JOBS__RUNNER", "in_process")
     return str(request.param)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import AsyncIterator
 from typing import Literal
@@ -18,6 +19,8 @@ from papermind.errors import ConflictError, NotFoundError
 
 router = APIRouter(prefix="/api/jobs", tags=["jobs"])
 
+STORE_POLL_S = 0.5
+"""How often a stream reads the store for events written by a worker process."""
 MEDIA = {"json": "application/json", "md": "text/markdown; charset=utf-8",
          "html": "text/html; charset=utf-8"}
 
@@ -52,7 +55,7 @@ def result(job_id: str, jobs: JobsDep, container: ContainerDep,
     job = jobs.store.get(job_id)
     if job.status != "completed":
         raise ConflictError(f"job {job_id} is {job.status}; its report is not ready")
-    path = container.report_dir(job.id) / f"report.{format}"
+    path = container.report_file(job.id, f"report.{format}")
     if not path.is_file():
         raise NotFoundError(f"job {job_id} has no {format} report")
     return FileResponse(path, media_type=MEDIA[format])
@@ -79,11 +82,10 @@ async def stream(job_id: str, request: Request, jobs: JobsDep) -> EventSourceRes
             while not jobs.store.get(job_id).finished:
                 if await request.is_disconnected():
                     return
-                try:
-                    event = await asyncio.wait_for(queue.get(), timeout=1.0)
-                except TimeoutError:
-                    continue
-                if event.seq > last:
+                # this process's events wake it at once; a worker's are read from the store
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(queue.get(), timeout=STORE_POLL_S)
+                for event in jobs.store.events(job_id, last):
                     last = event.seq
                     yield {"event": event.kind, "id": str(event.seq),
                            "data": event.model_dump_json()}

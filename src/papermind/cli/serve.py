@@ -15,6 +15,9 @@ def serve(
     port: Annotated[int | None, typer.Option(help="Listen port (default 8765).")] = None,
     token: Annotated[str | None, typer.Option(
         help="API token; required when listening off loopback (or PAPERMIND_API__TOKEN).")] = None,
+    in_process_jobs: Annotated[bool, typer.Option(
+        "--in-process-jobs", help="Run jobs in this process even when the library is on "
+        "PostgreSQL (default there: only enqueue them for `papermind worker`).")] = False,
 ) -> None:
     """Serve the REST API (docs at /docs), background jobs and the web UI."""
     import uvicorn
@@ -29,6 +32,9 @@ def serve(
                                           {"host": host, "port": port, "token": token}.items()
                                           if v is not None})
     settings = settings.model_copy(update={"api": api})
+    if in_process_jobs:
+        jobs = settings.jobs.model_copy(update={"runner": "in_process"})
+        settings = settings.model_copy(update={"jobs": jobs})
     check_bind(api.host, api.token)
     configure_json_logging()
     uvicorn.run(create_app(settings), host=api.host, port=api.port, log_config=None,

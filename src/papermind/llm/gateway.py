@@ -23,7 +23,14 @@ from papermind.db import SqlDatabase
 from papermind.errors import BudgetExceededError, ConfigError, ProviderError, StructuredOutputError
 from papermind.llm.cache import ResponseCache, cache_key
 from papermind.llm.endpoints import ChatBackend, ChatReply, ChatRequest, SchemaSpec
-from papermind.llm.resilience import EndpointFailed, EndpointLimiter, RetryPolicy, with_retries
+from papermind.llm.resilience import (
+    EndpointFailed,
+    EndpointLimiter,
+    Limiter,
+    LimiterFactory,
+    RetryPolicy,
+    with_retries,
+)
 from papermind.llm.roles import ResolvedRole, endpoint_by_name, known_roles, resolve_role
 from papermind.llm.structured import InvalidOutput, feedback, parse_reply, schema_spec, validate
 from papermind.llm.usage import CallRecord, UsageLedger, cost_usd
@@ -64,17 +71,19 @@ class _Shared:
     local_model: str
     ledger: UsageLedger = field(default_factory=UsageLedger)
     backends: dict[str, ChatBackend] = field(default_factory=dict)
-    limiters: dict[str, EndpointLimiter] = field(default_factory=dict)
+    limiters: dict[str, Limiter] = field(default_factory=dict)
+    limiter_factory: LimiterFactory | None = None
 
     def backend(self, name: str, endpoint: EndpointSettings) -> ChatBackend:
         if name not in self.backends:
             self.backends[name] = self.factory(name, endpoint)
         return self.backends[name]
 
-    def limiter(self, name: str, endpoint: EndpointSettings) -> EndpointLimiter:
+    def limiter(self, name: str, endpoint: EndpointSettings) -> Limiter:
         if name not in self.limiters:
-            self.limiters[name] = EndpointLimiter(endpoint.max_concurrency,
-                                                  endpoint.requests_per_minute)
+            self.limiters[name] = (
+                self.limiter_factory(name, endpoint) if self.limiter_factory is not None
+                else EndpointLimiter(endpoint.max_concurrency, endpoint.requests_per_minute))
         return self.limiters[name]
 
 
@@ -264,13 +273,16 @@ class Gateway:
 def build_gateway(settings: LLMSettings, *, db: SqlDatabase | None = None,
                   backends: Mapping[str, ChatBackend] | None = None,
                   factory: BackendFactory | None = None,
-                  local_model: str | None = None) -> Gateway:
+                  local_model: str | None = None,
+                  limiter_factory: LimiterFactory | None = None) -> Gateway:
     """A gateway for ``settings``; ``db`` enables the persistent cache (if settings allow)
     and keeps every job's calls there, so usage and budgets span a job's attempts.
 
     ``backends`` pre-supplies backends by endpoint name (tests, custom providers);
     other endpoints are built on first use by ``factory`` (default: by provider);
-    ``local_model`` names the model behind the 'local' endpoint (default: the bundled one).
+    ``local_model`` names the model behind the 'local' endpoint (default: the bundled one);
+    ``limiter_factory`` builds each endpoint's limiter (default: this process's own
+    ``EndpointLimiter``; ``shared_limiter.shared_limiters`` counts every worker's calls).
     """
     from papermind.llm.local import local_model_name
     from papermind.llm.usage_store import CallStore
@@ -278,7 +290,8 @@ def build_gateway(settings: LLMSettings, *, db: SqlDatabase | None = None,
     cache = ResponseCache(db) if db is not None and settings.cache else None
     local = local_model or local_model_name()
     shared = _Shared(settings, factory or default_factory(settings), cache, local,
-                     ledger=UsageLedger(store=CallStore(db) if db is not None else None))
+                     ledger=UsageLedger(store=CallStore(db) if db is not None else None),
+                     limiter_factory=limiter_factory)
     shared.backends.update(backends or {})
     return Gateway(shared)
 

@@ -10,10 +10,11 @@ import time
 import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import openai
 
+from papermind.config import EndpointSettings
 from papermind.errors import ProviderError
 
 log = logging.getLogger("papermind.llm")
@@ -139,6 +140,16 @@ def _hint(err: BaseException) -> str | None:
         return ("the endpoint refused the request: a prompt over its context, or a "
                 "structured_method it does not support (try function_calling)?")
     return None
+
+
+class Limiter(Protocol):
+    """Bounds one endpoint's calls: ``EndpointLimiter`` here, ``SharedLimiter`` across hosts."""
+
+    async def run(self, call: Callable[[], Awaitable[T]], timeout_s: float | None) -> T: ...
+
+
+LimiterFactory = Callable[[str, EndpointSettings], Limiter]
+"""Builds the limiter of endpoint (name, settings)."""
 
 
 class EndpointLimiter:

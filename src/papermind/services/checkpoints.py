@@ -5,6 +5,10 @@ The durable checkpointer is opened by the container only (``Container.checkpoint
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from pydantic import BaseModel
@@ -35,3 +39,37 @@ def serializer() -> JsonPlusSerializer:
 def memory_checkpointer() -> InMemorySaver:
     """In-memory checkpointer (tests, one-off runs)."""
     return InMemorySaver(serde=serializer())
+
+
+_SETUP_LOCK = 0x636B7074  # "ckpt": one checkpoint-table migration at a time
+_ready: set[str] = set()
+
+
+@asynccontextmanager
+async def postgres_checkpointer(url: str) -> AsyncIterator[Any]:
+    """LangGraph's Postgres checkpointer on ``url`` (tables created once per server, under
+    an advisory lock, so workers starting together do not race). Opened by the container."""
+    from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+
+    async with AsyncPostgresSaver.from_conn_string(url, serde=serializer()) as saver:
+        if url not in _ready:
+            await _setup_once(url, saver)
+            _ready.add(url)
+        yield saver
+
+
+async def _setup_once(url: str, saver: Any) -> None:
+    """``saver.setup()`` under an advisory lock, taken by polling: its migrations build
+    indexes CONCURRENTLY, which wait for every open statement, a blocked lock call too."""
+    import asyncio
+
+    import psycopg
+
+    async with await psycopg.AsyncConnection.connect(url, autocommit=True) as lock:
+        while True:
+            row = await (await lock.execute("SELECT pg_try_advisory_lock(%s)",
+                                            (_SETUP_LOCK,))).fetchone()
+            if row and row[0]:
+                break
+            await asyncio.sleep(0.1)
+        await saver.setup()  # the lock goes with its connection

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from papermind.services.catalog import CatalogService
     from papermind.services.exports import ExportService
     from papermind.services.imports import ImportService
-    from papermind.services.job_store import JobStore
+    from papermind.services.job_store import JobRecords
     from papermind.services.jobs import JobRunner, JobService
     from papermind.services.search import SearchService
 
@@ -85,7 +85,12 @@ class Container:
         """The process's model gateway; its response cache lives in the library file."""
         from papermind.llm import build_gateway
 
-        return build_gateway(self.settings.llm, db=self.db)
+        limiters = None
+        if self.settings.on_postgres:  # one rate-limited key, many workers: shared limits
+            from papermind.llm.shared_limiter import shared_limiters
+
+            limiters = shared_limiters(self.settings.storage_url)
+        return build_gateway(self.settings.llm, db=self.db, limiter_factory=limiters)
 
     @cached_property
     def grounder(self) -> GroundingEngine:
@@ -136,9 +141,17 @@ class Container:
     async def checkpointer(self) -> AsyncIterator[BaseCheckpointSaver[Any]]:
         """The durable checkpointer every workflow run uses (thread id = job id).
 
-        The only place that opens one: today the SQLite file ``settings.checkpoint_path``
-        (the library file by default), with a serializer that loads our own models only.
+        The only place that opens one: the SQLite file ``settings.checkpoint_path`` (the
+        library file by default), or LangGraph's Postgres checkpointer when the library is
+        on PostgreSQL (so any worker resumes any job); a serializer that loads our own
+        models only.
         """
+        if self.settings.on_postgres:
+            from papermind.services.checkpoints import postgres_checkpointer
+
+            async with postgres_checkpointer(self.settings.storage_url) as saver:
+                yield saver
+            return
         import aiosqlite
         from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
@@ -154,21 +167,54 @@ class Container:
         (never derived from user input beyond the job id)."""
         return self.settings.home_dir / "reports" / job_id
 
+    def report_file(self, job_id: str, name: str) -> Path:
+        """A job's report file, fetched from the job store into ``report_dir`` when a
+        worker on another machine wrote it (the path may not exist: no such report)."""
+        path = self.report_dir(job_id) / name
+        if not path.is_file():
+            data = self.job_store.file(job_id, name)
+            if data is not None:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(data)
+        return path
+
     @cached_property
-    def job_store(self) -> JobStore:
-        """Durable job records and their progress events, in the library database."""
+    def job_store(self) -> JobRecords:
+        """Job records and events: in the library file, or on the PostgreSQL server that
+        the API and every worker share."""
+        if self.settings.on_postgres:
+            from papermind.services.job_store_pg import PostgresJobStore
+
+            return PostgresJobStore(self.settings.storage_url)
         from papermind.services.job_store import JobStore
 
         return JobStore(self.db)
 
     def job_service(self, runners: dict[Any, JobRunner] | None = None,
-                    gateway: Any = None) -> JobService:
-        """A job queue over ``job_store`` running the three workflows (or ``runners``)."""
+                    gateway: Any = None, *, enqueue_only: bool | None = None) -> JobService:
+        """Jobs over ``job_store`` running the three workflows (or ``runners``).
+
+        On PostgreSQL (``jobs.runner`` auto / queue) the service only enqueues, for
+        `papermind worker`; ``enqueue_only=False`` makes one that runs jobs (a worker's)."""
         from papermind.services.job_runners import workflow_runners
         from papermind.services.jobs import JobService
 
+        if enqueue_only is None:
+            runner = self.settings.jobs.runner
+            enqueue_only = runner == "queue" or (runner == "auto" and self.settings.on_postgres)
+        queue = None
+        if enqueue_only:
+            from papermind.errors import ConfigError
+            from papermind.services.job_queue import PostgresJobQueue
+
+            if not self.settings.on_postgres:
+                raise ConfigError("jobs.runner 'queue' needs the library on PostgreSQL",
+                                  hint="set storage.url (PAPERMIND_STORAGE__URL) to a "
+                                       "postgresql:// URL, or jobs.runner to 'auto'")
+
+            queue = PostgresJobQueue(self.settings.storage_url)
         return JobService(self.job_store, runners or workflow_runners(self, gateway=gateway),
-                          workers=self.settings.api.workers)
+                          workers=self.settings.api.workers, queue=queue)
 
     def _parse_bytes(self, data: bytes, name: str) -> Paper:
         from papermind.ingest import parse_bytes  # ~0.5 s of imports that list/show never need
@@ -178,6 +224,9 @@ class Container:
     def close(self) -> None:
         """Close the database and forget everything built; later use builds afresh."""
         db = self.__dict__.get("db")
+        jobs = self.__dict__.get("job_store")
+        if jobs is not None and hasattr(jobs, "close"):
+            jobs.close()
         for name, value in vars(type(self)).items():
             if isinstance(value, cached_property):
                 self.__dict__.pop(name, None)

@@ -1,11 +1,16 @@
-"""Durable job records and their progress events, in the library database."""
+"""Durable job records and their progress events: the port, and its SQLite implementation.
+
+``JobRecords`` is what the job service, the workers and the API need; ``JobStore`` keeps
+them in the library's SQLite file (the embedded default), ``job_store_pg.PostgresJobStore``
+on a PostgreSQL server shared by the API and any number of workers.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import time
-from typing import Any
+from typing import Any, Protocol
 
 from papermind.db import SqlDatabase
 from papermind.domain.job import FINISHED, Job, JobEvent, JobRequest, JobStatus
@@ -38,7 +43,6 @@ MIGRATIONS = [
     );
     """,
 ]
-PG_MIGRATIONS = [MIGRATIONS[0].replace("REAL", "DOUBLE PRECISION")]
 
 
 def request_key(request: JobRequest) -> str:
@@ -47,12 +51,40 @@ def request_key(request: JobRequest) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
+class JobRecords(Protocol):
+    """Jobs and their events, wherever they are kept."""
+
+    def create_or_get_active(self, job_id: str, request: JobRequest) -> tuple[Job, bool]: ...
+
+    def get(self, job_id: str) -> Job: ...
+
+    def recent(self, limit: int = 100, status: JobStatus | None = None) -> list[Job]: ...
+
+    def unfinished(self) -> list[Job]: ...
+
+    def mark_running(self, job_id: str) -> None: ...
+
+    def finish(self, job_id: str, status: JobStatus, *, error: str | None = None,
+               usage: dict[str, Any] | None = None) -> bool: ...
+
+    def add_event(self, job_id: str, kind: str, node: str | None = None,
+                  data: dict[str, Any] | None = None) -> JobEvent: ...
+
+    def events(self, job_id: str, after: int = 0) -> list[JobEvent]: ...
+
+    def attach_files(self, job_id: str, files: dict[str, bytes]) -> None:
+        """Keep a finished job's report files with the job (for API processes elsewhere)."""
+
+    def file(self, job_id: str, name: str) -> bytes | None:
+        """A file attached to the job, if the store keeps files."""
+
+
 class JobStore:
-    """CRUD for jobs and their events."""
+    """CRUD for jobs and their events in the library's SQLite file."""
 
     def __init__(self, db: SqlDatabase) -> None:
         self.db = db
-        db.migrate("jobs", {"sqlite": MIGRATIONS, "postgres": PG_MIGRATIONS})
+        db.migrate("jobs", {"sqlite": MIGRATIONS})  # PostgreSQL: job_store_pg.PostgresJobStore
 
     def create_or_get_active(self, job_id: str, request: JobRequest) -> tuple[Job, bool]:
         """A new queued job, or the unfinished job with the same request (created=False)."""
@@ -62,7 +94,7 @@ class JobStore:
                 "SELECT * FROM jobs WHERE request_key = ? AND status IN ('queued', 'running')"
                 " ORDER BY created_at LIMIT 1", (key,)).fetchone()
             if row is not None:
-                return _job(row), False
+                return job_from_row(row), False
             conn.execute(
                 "INSERT INTO jobs(id, kind, request, request_key, status, created_at)"
                 " VALUES (?, ?, ?, ?, 'queued', ?)",
@@ -73,7 +105,7 @@ class JobStore:
         rows = self.db.query("SELECT * FROM jobs WHERE id = ?", (job_id,))
         if not rows:
             raise NotFoundError(f"no job with id {job_id!r}")
-        return _job(rows[0])
+        return job_from_row(rows[0])
 
     def recent(self, limit: int = 100, status: JobStatus | None = None) -> list[Job]:
         if status is None:
@@ -81,12 +113,12 @@ class JobStore:
         else:
             rows = self.db.query("SELECT * FROM jobs WHERE status = ? ORDER BY created_at DESC"
                                  " LIMIT ?", (status, limit))
-        return [_job(r) for r in rows]
+        return [job_from_row(r) for r in rows]
 
     def unfinished(self) -> list[Job]:
         rows = self.db.query("SELECT * FROM jobs WHERE status IN ('queued', 'running')"
                              " ORDER BY created_at")
-        return [_job(r) for r in rows]
+        return [job_from_row(r) for r in rows]
 
     def mark_running(self, job_id: str) -> None:
         self.db.execute("UPDATE jobs SET status = 'running', attempts = attempts + 1,"
@@ -122,8 +154,15 @@ class JobStore:
         return [JobEvent(job_id=r["job_id"], seq=r["seq"], at=r["at"], kind=r["kind"],
                          node=r["node"], data=json.loads(r["data"])) for r in rows]
 
+    def attach_files(self, job_id: str, files: dict[str, bytes]) -> None:
+        """Nothing to do: with the embedded library the files stay in the home folder."""
 
-def _job(row: Any) -> Job:
+    def file(self, job_id: str, name: str) -> bytes | None:
+        return None
+
+
+def job_from_row(row: Any) -> Job:
+    """A job from its row (read by column name; SQLite and PostgreSQL alike)."""
     return Job(id=row["id"], request=JobRequest.model_validate_json(row["request"]),
                status=row["status"], error=row["error"], created_at=row["created_at"],
                started_at=row["started_at"], finished_at=row["finished_at"],

@@ -3,6 +3,9 @@
 A job's graph runs under the container's checkpointer with thread id = job id, so a job that was
 running when the process died resumes from its last checkpoint: completed nodes are not run
 again, and the model cache makes any repeated call free.
+
+With a queue (a scale-out deployment) this service only records and enqueues: `papermind
+worker` processes take the jobs and run them through ``execute``.
 """
 
 from __future__ import annotations
@@ -12,11 +15,11 @@ import logging
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from papermind.domain.job import Job, JobEvent, JobKind, JobRequest
 from papermind.errors import ConflictError, PapermindError
-from papermind.services.job_store import JobStore
+from papermind.services.job_store import JobRecords
 from papermind.workflows.ports import ProgressCallback
 
 log = logging.getLogger("papermind.jobs")
@@ -31,23 +34,44 @@ class JobOutcome:
 JobRunner = Callable[[Job, ProgressCallback], Awaitable[JobOutcome]]
 
 
-class JobService:
-    """Queues jobs, runs at most ``workers`` at once, records events and outcomes."""
+class JobQueue(Protocol):
+    """Where a scale-out deployment puts job ids for its workers (``job_queue``)."""
 
-    def __init__(self, store: JobStore, runners: dict[JobKind, JobRunner], *,
-                 workers: int = 2) -> None:
+    def enqueue(self, job_id: str) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class JobService:
+    """Queues jobs, runs at most ``workers`` at once, records events and outcomes.
+
+    Given a ``queue``, it runs nothing itself: jobs go to the queue and workers call
+    ``execute``.
+    """
+
+    def __init__(self, store: JobRecords, runners: dict[JobKind, JobRunner], *,
+                 workers: int = 2, queue: JobQueue | None = None) -> None:
         self.store = store
         self.runners = runners
+        self.queue = queue
         self._slots = asyncio.Semaphore(max(1, workers))
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._cancelled: set[str] = set()
         self._listeners: dict[str, list[asyncio.Queue[JobEvent]]] = {}
 
     async def start(self) -> list[str]:
-        """Resume every job left queued or running by an earlier process."""
+        """Resume every job left queued or running by an earlier process.
+
+        With a queue: re-enqueue the jobs still queued (one may have been recorded just
+        before a crash, never enqueued); running ones are the workers' (leases)."""
         resumed = []
         for job in self.store.unfinished():
-            self._schedule(job)
+            if self.queue is None:
+                self._schedule(job)
+            elif job.status == "queued":
+                self.queue.enqueue(job.id)
+            else:
+                continue
             resumed.append(job.id)
         if resumed:
             log.info("resuming jobs", extra={"jobs": resumed})
@@ -60,6 +84,8 @@ class JobService:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self._tasks.clear()
+        if self.queue is not None:
+            self.queue.close()
 
     def submit(self, request: JobRequest) -> tuple[Job, bool]:
         """Queue ``request``; an identical unfinished request returns its job (created False)."""
@@ -68,26 +94,38 @@ class JobService:
         job, created = self.store.create_or_get_active(uuid.uuid4().hex, request)
         if created:
             self.store.add_event(job.id, "status", data={"status": "queued"})
-            self._schedule(job)
+            if self.queue is not None:
+                self.queue.enqueue(job.id)
+            else:
+                self._schedule(job)
         return job, created
 
     def cancel(self, job_id: str) -> Job:
         job = self.store.get(job_id)
         if job.finished:
             raise ConflictError(f"job {job_id} already {job.status}")
-        self._cancelled.add(job_id)
         if self.store.finish(job_id, "cancelled", error="cancelled by the user"):
             self._event(job_id, "status", data={"status": "cancelled"})
+        self.stop_cancelled(job_id)
+        return self.store.get(job_id)
+
+    def stop_cancelled(self, job_id: str) -> None:
+        """Stop this process's run of a job cancelled here or by another process."""
+        self._cancelled.add(job_id)
         task = self._tasks.get(job_id)
         if task is not None:
             task.cancel()
-        return self.store.get(job_id)
 
     async def wait(self, job_id: str, timeout: float | None = None) -> Job:
-        """Wait until the job's worker is done (tests, CLI)."""
+        """Wait until the job's worker is done (tests, CLI); a queued job's, by polling."""
         task = self._tasks.get(job_id)
         if task is not None:
             await asyncio.wait({task}, timeout=timeout)
+        elif self.queue is not None:
+            deadline = None if timeout is None else asyncio.get_running_loop().time() + timeout
+            while not self.store.get(job_id).finished and (
+                    deadline is None or asyncio.get_running_loop().time() < deadline):
+                await asyncio.sleep(0.2)
         return self.store.get(job_id)
 
     def subscribe(self, job_id: str) -> asyncio.Queue[JobEvent]:
@@ -113,32 +151,46 @@ class JobService:
 
     async def _run(self, job: Job) -> None:
         async with self._slots:
-            if job.id in self._cancelled or self.store.get(job.id).finished:
-                return
-            self.store.mark_running(job.id)
-            self._event(job.id, "status", data={"status": "running"})
-            log.info("job started", extra={"job_id": job.id, "kind": job.request.kind})
+            await self.execute(job)
 
-            def progress(node: str, info: dict[str, object]) -> None:
-                self._event(job.id, "node", node, info)
-                log.info("node finished", extra={"job_id": job.id, "node": node})
+    async def execute(self, job: Job) -> None:
+        """Run ``job`` here (resuming from its checkpoint) unless it is already finished;
+        record its events and its outcome. Workers call this for the jobs they take."""
+        if job.id in self._cancelled or self.store.get(job.id).finished:
+            return
+        task = asyncio.current_task()
+        own = task is not None and self._tasks.setdefault(job.id, task) is task
+        try:
+            await self._execute(job)
+        finally:
+            if own and self._tasks.get(job.id) is task:
+                self._tasks.pop(job.id, None)
 
-            try:
-                outcome = await self.runners[job.request.kind](job, progress)
-            except asyncio.CancelledError:
-                if job.id not in self._cancelled:
-                    raise  # shutdown: leave it 'running' so the next start resumes it
-                return
-            except PapermindError as err:
-                self._fail(job.id, str(err))
-                return
-            except Exception:
-                log.exception("job crashed", extra={"job_id": job.id})
-                self._fail(job.id, "internal error while running the job; see the server log")
-                return
-            if self.store.finish(job.id, "completed", usage=outcome.usage):
-                self._event(job.id, "status", data={"status": "completed"})
-            log.info("job completed", extra={"job_id": job.id})
+    async def _execute(self, job: Job) -> None:
+        self.store.mark_running(job.id)
+        self._event(job.id, "status", data={"status": "running"})
+        log.info("job started", extra={"job_id": job.id, "kind": job.request.kind})
+
+        def progress(node: str, info: dict[str, object]) -> None:
+            self._event(job.id, "node", node, info)
+            log.info("node finished", extra={"job_id": job.id, "node": node})
+
+        try:
+            outcome = await self.runners[job.request.kind](job, progress)
+        except asyncio.CancelledError:
+            if job.id not in self._cancelled:
+                raise  # shutdown: leave it 'running' so the next start resumes it
+            return
+        except PapermindError as err:
+            self._fail(job.id, str(err))
+            return
+        except Exception:
+            log.exception("job crashed", extra={"job_id": job.id})
+            self._fail(job.id, "internal error while running the job; see the server log")
+            return
+        if self.store.finish(job.id, "completed", usage=outcome.usage):
+            self._event(job.id, "status", data={"status": "completed"})
+        log.info("job completed", extra={"job_id": job.id})
 
     def _fail(self, job_id: str, message: str) -> None:
         if self.store.finish(job_id, "failed", error=message):

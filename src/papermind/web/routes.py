@@ -114,7 +114,7 @@ def mount(app: FastAPI) -> None:
     @app.get("/jobs/{job_id}/report", response_class=HTMLResponse, include_in_schema=False)
     def report(request: Request, box: ContainerDep, jobs: JobsDep, job_id: str) -> HTMLResponse:
         found = jobs.store.get(job_id)
-        path = box.report_dir(found.id) / "report.html"
+        path = box.report_file(found.id, "report.html")
         if found.status != "completed" or not path.is_file():
             raise NotFoundError(f"job {job_id} has no report yet ({found.status})")
         html = path.read_text(encoding="utf-8")
