@@ -20,9 +20,16 @@ from papermind.i18n.negotiate import (
     normalize_language,
     parse_accept_language,
 )
+from papermind.i18n.scripts import (
+    has_cjk,
+    is_cjk,
+    is_cjk_or_punctuation,
+    squeeze_cjk_spaces,
+)
 
 __all__ = [
     "AUTO", "LanguageError", "Translator", "available_languages", "detect_language",
     "language_name", "negotiate", "normalize_language", "parse_accept_language",
-    "script_counts", "translator",
+    "has_cjk", "is_cjk", "is_cjk_or_punctuation", "script_counts", "squeeze_cjk_spaces",
+    "translator",
 ]

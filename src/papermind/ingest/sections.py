@@ -7,6 +7,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from papermind.domain.paper import SectionKind
+from papermind.i18n.scripts import has_cjk, squeeze_cjk_spaces
+from papermind.ingest.cjk_headings import (
+    KIND_WORDS,
+    CjkHeading,
+    parse_cjk_heading,
+    unnumbered_kind,
+)
 from papermind.ingest.layout import FlowLine
 from papermind.ingest.outline import (
     FontEvidence,
@@ -32,6 +39,7 @@ _KINDS: list[tuple[str, SectionKind]] = [
     ("summary", "conclusion"), ("future work", "conclusion"), ("references", "references"),
     ("bibliography", "references"), ("literature cited", "references"),
     ("appendix", "appendix"), ("supplementary", "appendix"), ("acknowledg", "acknowledgements"),
+    *KIND_WORDS,
 ]
 _UNNUMBERED = {
     "abstract", "introduction", "related work", "background", "references", "bibliography",
@@ -111,14 +119,20 @@ def _title_case(title: str) -> bool:
     return len(words) >= 2 and all(w[0].isupper() for w in words)
 
 
-def classify(line: FlowLine, evidence: FontEvidence, in_appendix: bool) -> Heading | None:
-    """A Heading when ``line`` reads as one; index is filled in by the caller."""
+def classify(line: FlowLine, evidence: FontEvidence, in_appendix: bool,
+             short: bool = False) -> Heading | None:
+    """A Heading when ``line`` reads as one; index is filled in by the caller. ``short``: the
+    line is a short one that starts a block (a Chinese subsection in body font may be one)."""
     text = line.text.strip()
     if line.heading_level:
         return _markup_heading(text.lstrip("#").strip(), line.heading_level)
     bare = text.rstrip(":.").strip()
     if bare.lower() in _UNNUMBERED and (evidence.emphasised(line) or bare.isupper()):
         return Heading(0, bare, None, 1, section_kind(bare))
+    if (kind := unnumbered_kind(bare)) is not None and _cjk_styled(line, evidence):
+        return Heading(0, squeeze_cjk_spaces(bare), None, 1, kind)
+    if (cjk := parse_cjk_heading(text)) is not None:
+        return _cjk(cjk, line, evidence, short)
     match = _NUMBERED.match(text)
     if not match:
         return None
@@ -135,6 +149,29 @@ def classify(line: FlowLine, evidence: FontEvidence, in_appendix: bool) -> Headi
         return None
     level = number.count(".") + 1
     return Heading(0, title.rstrip("."), number, level, section_kind(title), run_in=run_in)
+
+
+def _cjk_styled(line: FlowLine, evidence: FontEvidence) -> bool:
+    """Heading type: emphasised, not smaller than body text (running heads are), and no
+    table-of-contents leader dots."""
+    small = line.box is not None and max(line.size, line.peak) < evidence.body_size - 0.5
+    leaders = re.search(r"\.{4,}|…{2,}|·{4,}", line.text)
+    return evidence.emphasised(line) and not small and not leaders
+
+
+def _cjk(parsed: CjkHeading, line: FlowLine, evidence: FontEvidence,
+         short: bool) -> Heading | None:
+    """A Chinese-form heading when its font stands out (or it is a short dotted-number line
+    that starts a block: some journals set subsections in body font) and its title reads
+    as one. Numbered ones must still continue the outline."""
+    title = parsed.title
+    plain = short and parsed.number is not None and "." in parsed.number and len(title) <= 24
+    if not (_cjk_styled(line, evidence) or plain) or len(title) > 60 or fragment_title(title):
+        return None
+    if re.search(r"[,，。;；]", title) or title.endswith(("、", ":", "：")):
+        return None  # a sentence, not a heading
+    return Heading(0, title, parsed.number, parsed.level, section_kind(title),
+                   checked=parsed.number is None)
 
 
 def _ieee(line: FlowLine, evidence: FontEvidence, state: _IeeeState) -> Heading | None:
@@ -213,15 +250,24 @@ def _candidate(lines: Sequence[FlowLine], i: int, outline: _Outline) -> Heading 
         if heading is not None:
             heading.extra = [i + 1]
             return heading
-    heading = _single(line, outline)
+    heading = _single(line, outline, _short_block_start(lines, i))
     if heading and heading.number and not heading.run_in and _list_item(lines, i, outline.evidence):
         return None
     return heading
 
 
-def _single(line: FlowLine, outline: _Outline) -> Heading | None:
+def _single(line: FlowLine, outline: _Outline, short: bool = False) -> Heading | None:
     heading = _ieee(line, outline.evidence, outline.ieee) if line.box is not None else None
-    return heading or classify(line, outline.evidence, outline.in_appendix)
+    return heading or classify(line, outline.evidence, outline.in_appendix, short)
+
+
+def _short_block_start(lines: Sequence[FlowLine], i: int) -> bool:
+    """A line that starts a block and is under 70% as wide as the line after it."""
+    line, nxt = lines[i], lines[i + 1] if i + 1 < len(lines) else None
+    if nxt is None or line.box is None or nxt.box is None or nxt.page != line.page:
+        return False
+    width, next_width = line.box[2] - line.box[0], nxt.box[2] - nxt.box[0]
+    return line.starts_block and width < 0.7 * next_width
 
 
 def _list_item(lines: Sequence[FlowLine], i: int, evidence: FontEvidence) -> bool:
@@ -256,4 +302,33 @@ def find_headings(lines: Sequence[FlowLine], body_size: float,
         taken.update(heading.extra)
         outline.in_appendix = outline.in_appendix or heading.kind in ("references", "appendix")
         found.append(heading)
-    return found
+    return _with_style_twins(lines, found, outline.evidence)
+
+
+def _with_style_twins(lines: Sequence[FlowLine], found: list[Heading],
+                      evidence: FontEvidence) -> list[Heading]:
+    """Chinese lines set exactly like a numbered Chinese heading (same size and font, bigger
+    than body text) take its level: short unnumbered lines become headings ('个人简历',
+    '指导小组名单'), and unnumbered headings ('参考文献' inside an appendix) get that level."""
+    styles: dict[tuple[float, str], int] = {}
+    for h in found:
+        if h.number and has_cjk(h.title) and lines[h.index].box is not None:
+            styles.setdefault(_style(lines[h.index]), h.level)
+    taken = {h.index for h in found} | {i for h in found for i in h.extra}
+    for h in found:
+        if h.number is None and has_cjk(h.title) and _style(lines[h.index]) in styles:
+            h.level = styles[_style(lines[h.index])]
+    twins = []
+    for i, line in enumerate(lines):
+        level = styles.get(_style(line))
+        text = squeeze_cjk_spaces(line.text.strip())
+        if (level is None or i in taken or not line.starts_block or len(text) > 20
+                or not has_cjk(text) or line.size <= evidence.body_size + 0.5
+                or re.search(r"[,，。;；:：、.…]", text) or _shares_row(lines, i)):
+            continue
+        twins.append(Heading(i, text, None, level, section_kind(text)))
+    return sorted([*found, *twins], key=lambda h: h.index)
+
+
+def _style(line: FlowLine) -> tuple[float, str]:
+    return round(line.size, 1), line.font

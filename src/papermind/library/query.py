@@ -12,8 +12,10 @@ import re
 from dataclasses import dataclass, field
 
 from papermind.domain import SectionKind
+from papermind.i18n.scripts import CJK_LETTERS
 
-_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-+.]*[A-Za-z0-9+]|[A-Za-z0-9]")
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-+.]*[A-Za-z0-9+]|[A-Za-z0-9]"
+                   f"|[{CJK_LETTERS}]+")  # CJK runs: the full-text index segments them
 
 _STOP_TEXT = """
 a about above after again against all also am an and any are aren't as at be because been

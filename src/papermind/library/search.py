@@ -20,6 +20,7 @@ from papermind.library.embedders import Embedder
 from papermind.library.fulltext import FullTextIndex, SearchFilters
 from papermind.library.query import QueryPlan, analyse, plain_plan
 from papermind.library.rerank import Reranker
+from papermind.library.segmenter import Segmenter, SegmenterMode
 from papermind.library.vectors import EmbeddingCache, EmbedProgress, VectorIndex
 
 MODES: tuple[SearchMode, ...] = ("bm25", "dense", "hybrid")
@@ -38,6 +39,8 @@ class SearchOptions:
     enhance_queries: bool = True
     section_priors: bool = False
     rerank_depth: int = 20
+    cjk_segmenter: SegmenterMode = "jieba"
+    """How Chinese/Japanese text is split into BM25 tokens (bench/zh_search.py)."""
     ann_min_rows: int | None = 20_000
     """Library-wide dense search uses the HNSW index from this many vectors (None: never)."""
     relevance_floor: float | None = None
@@ -59,7 +62,8 @@ class SearchIndex:
         self.reranker = reranker
         self.progress = progress
         self.store = ChunkStore(db)
-        self.fulltext = FullTextIndex(db, self.store)
+        self.segmenter = Segmenter(options.cjk_segmenter)
+        self.fulltext = FullTextIndex(db, self.store, self.segmenter)
         self.cache = EmbeddingCache(db, embedder) if embedder is not None else None
         self._vectors: VectorIndex | None = None
         self._recent: dict[str, np.ndarray] = {}
@@ -74,7 +78,7 @@ class SearchIndex:
         dense search covers them once ``embed_pending`` has given them vectors.
         """
         chunks, bodies = self._prepare(paper) if embed else self._chunks(paper)
-        self.store.replace_paper(paper.id, chunks, bodies)
+        self.store.replace_paper(paper.id, chunks, self._fts_bodies(bodies))
 
     def embed_pending(self, paper_ids: Sequence[str] | None = None,
                       progress: EmbedProgress | None = None) -> int:
@@ -100,6 +104,10 @@ class SearchIndex:
         chunks = chunk_paper(paper, self.options.chunk_tokens)
         return chunks, [index_text(c) for c in chunks]
 
+    def _fts_bodies(self, bodies: Sequence[str]) -> list[str]:
+        """What BM25 indexes: the embedded text with CJK runs split into tokens."""
+        return [self.segmenter.index_text(body) for body in bodies]
+
     def _prepare(self, paper: Paper) -> tuple[list[Chunk], list[str]]:
         """Chunk ``paper`` and make sure every chunk's embedding is cached."""
         chunks, bodies = self._chunks(paper)
@@ -122,7 +130,7 @@ class SearchIndex:
         with self.db.transaction():
             self.store.clear()
             for paper_id, chunks, bodies in prepared:
-                self.store.replace_paper(paper_id, chunks, bodies)
+                self.store.replace_paper(paper_id, chunks, self._fts_bodies(bodies))
         return len(prepared), self.embedded - before
 
     # -- searching --------------------------------------------------------------------
