@@ -32,7 +32,8 @@ _TOKEN = re.compile(f"[{_CJK_TOKEN}]|[^\\s{_CJK_TOKEN}]+")
 _DOTS = r"(?:\.\s?\.\s?\.|\u2026)"
 _ELLIPSIS = re.compile(  # '1,...,n' inside a formula is not an omission: dots need a space
     rf"\s*(?:\[\s*(?:\.\s*){{3}}\]|\(\s*(?:\.\s*){{3}}\)|(?<!\S){_DOTS}|{_DOTS}(?!\S))\s*")
-NUMBER = re.compile(r"(?<![\w.])[-\u2212]?\d+(?:[.,]\d+)*(?:[eE][-+]?\d+)?(?:\s?%)?")
+NUMBER = re.compile(  # not inside a word; Chinese text glues numbers to characters ('提高3.5%')
+    rf"(?<![^\W{CJK_LETTERS}])(?<!\.)[-\u2212]?\d+(?:[.,]\d+)*(?:[eE][-+]?\d+)?(?:\s?%)?")
 
 
 def fold(text: str) -> str:
