@@ -171,6 +171,9 @@ class Settings(BaseSettings):
 
     home: Path = Field(default=Path("~/.papermind"), description="library folder")
     preset: Preset = Field(default="offline", description="named defaults")
+    language: str = Field(default="auto", description="language of explanations, comments, "
+                          "questions and answers: 'en', 'zh', ... or 'auto' (the question's "
+                          "language for QA, English otherwise); quotes stay verbatim")
     ingest: IngestSettings = Field(default_factory=IngestSettings)
     search: SearchSettings = Field(default_factory=SearchSettings)
     llm: LLMSettings = Field(default_factory=LLMSettings)

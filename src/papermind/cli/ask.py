@@ -14,6 +14,7 @@ from rich.markup import escape
 
 from papermind.cli.context import container, state, wants_json
 from papermind.cli.filters import CollectionFilter, TagFilter, selected_papers
+from papermind.cli.options import Lang
 
 if TYPE_CHECKING:  # the workflow stack is imported when the command runs, not for --help
     from papermind.domain.answer import QAReport
@@ -34,6 +35,7 @@ def ask(
     out: Annotated[Path | None, typer.Option(
         "--out", help="Folder for report.json, report.md and report.html "
                       "(default: <home>/reports/<job id>).")] = None,
+    lang: Lang = None,
 ) -> None:
     """Answer a question from your papers; every sentence cites text found in the papers
     (page and line) that supports it, or the answer says the evidence is insufficient."""
@@ -47,7 +49,8 @@ def ask(
         report = asyncio.run(answer_question(
             qa_parts(box), question, deep=deep, job_id=job_id,
             paper_ids=selected_papers(ctx, paper, tag, collection, newest_only=True) or (),
-            on_step=_progress(cli.err, status.update), db_path=box.settings.checkpoint_path))
+            on_step=_progress(cli.err, status.update), db_path=box.settings.checkpoint_path,
+            language=lang))
     folder = out or box.settings.home_dir / "reports" / job_id
     for path in write_reports(report, folder):
         cli.err.print(f"wrote {path}", highlight=False)

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any, Literal
 
-from papermind.i18n.scripts import CJK_RUN
+from papermind.i18n.scripts import CJK_RUN, squeeze_cjk_spaces
 
 SegmenterMode = Literal["jieba", "bigram", "none"]
 MODES: tuple[SegmenterMode, ...] = ("jieba", "bigram", "none")
@@ -45,6 +45,7 @@ class Segmenter:
         """``text`` with each CJK run replaced by its space-separated tokens."""
         if self.mode == "none" or not CJK_RUN.search(text):
             return text
+        text = squeeze_cjk_spaces(text)  # letter-spaced Chinese ('在 正 文') is one run
         return CJK_RUN.sub(lambda m: f" {' '.join(self._split(m.group()))} ", text)
 
     def query_terms(self, text: str) -> list[str]:

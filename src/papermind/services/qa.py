@@ -21,6 +21,7 @@ from papermind.domain.answer import QAKind, QAReport
 from papermind.errors import ConfigError, InputError
 from papermind.llm import Gateway
 from papermind.services.checkpoints import sqlite_checkpointer
+from papermind.services.language import output_language
 from papermind.services.report_files import write_report_files
 from papermind.services.runner import run_graph
 from papermind.workflows.cited_qa.graph import build_graph as build_cited_graph
@@ -67,6 +68,8 @@ class QAParts:
     reranker: Reranker | None = None
     web_search: WebSearch | None = None
     catalog: list[CatalogEntry] = field(default_factory=list)
+    language: str = "auto"
+    """The 'language' setting: answers in it, or in the question's language for 'auto'."""
 
 
 def gateway_for(container: Container) -> Gateway:
@@ -87,14 +90,15 @@ def qa_parts(container: Container) -> QAParts:
                    grounder=container.grounder, workflows=settings.workflows,
                    token_budget=settings.llm.job_token_budget,
                    resolve_id=container.papers.resolve, newest_year=max(years, default=None),
-                   catalog=[CatalogEntry(r.id, r.title, r.year, r.source_name) for r in records])
+                   catalog=[CatalogEntry(r.id, r.title, r.year, r.source_name) for r in records],
+                   language=settings.language)
 
 
 async def answer_question(parts: QAParts, question: str, *, deep: bool = False,
                           paper_ids: Sequence[str] = (), job_id: str | None = None,
                           on_step: StepListener | None = None,
                           checkpointer: BaseCheckpointSaver[Any] | None = None,
-                          db_path: Path | None = None) -> QAReport:
+                          db_path: Path | None = None, language: str | None = None) -> QAReport:
     """Answer ``question`` (deep: plan and loop; else single pass) and return the report.
 
     Uses ``checkpointer`` if given, else the SQLite file at ``db_path`` (the CLI passes
@@ -108,7 +112,8 @@ async def answer_question(parts: QAParts, question: str, *, deep: bool = False,
         raise InputError(f"the question is longer than {MAX_QUESTION_CHARS} characters")
     scope = list(dict.fromkeys(parts.resolve_id(p) for p in paper_ids))
     job_id = job_id or uuid.uuid4().hex
-    gateway = parts.gateway.bind(job_id=job_id, token_budget=parts.token_budget)
+    lang = output_language(language, parts.language, question)
+    gateway = parts.gateway.bind(job_id=job_id, token_budget=parts.token_budget, language=lang)
     kind: QAKind = "deep_qa" if deep else "cited_qa"
     context = _context(parts, gateway)
     graph = build_deep_graph() if deep else build_cited_graph()
@@ -128,7 +133,7 @@ async def answer_question(parts: QAParts, question: str, *, deep: bool = False,
     return assemble_report(result.state, kind=kind, question=question, paper_ids=scope,
                            title=title, demo_quality=gateway.is_demo_quality,
                            models={r: gateway.model_for(r) for r in ROLES[kind]},
-                           usage=usage_of(gateway))
+                           usage=usage_of(gateway)).model_copy(update={"language": lang})
 
 
 def _listener(on_step: StepListener | None) -> Callable[[str, Any], None]:

@@ -17,6 +17,7 @@ from papermind.errors import InputError
 from papermind.llm import Gateway
 from papermind.services.checkpoints import sqlite_checkpointer
 from papermind.services.container import Container
+from papermind.services.language import output_language
 from papermind.services.library import SUPPORTED_SUFFIXES, LibraryService
 from papermind.services.report_files import write_report_files
 from papermind.services.runner import run_graph
@@ -79,9 +80,12 @@ class ReadingRun:
 
 async def run_reading(paper: Paper, *, settings: Settings, gateway: Gateway, grounder: Grounder,
                       papers: Any, job_id: str, checkpoint_db: Path,
-                      progress: ProgressCallback | None = None) -> ReadingReport:
-    """Run (or resume) job ``job_id`` on ``paper`` and return its report."""
-    bound = gateway.bind(job_id=job_id)
+                      progress: ProgressCallback | None = None,
+                      language: str | None = None) -> ReadingReport:
+    """Run (or resume) job ``job_id`` on ``paper`` and return its report (free text in
+    ``language``, default the setting)."""
+    lang = output_language(language, settings.language)
+    bound = gateway.bind(job_id=job_id, language=lang)
     budget, max_points = reader_window(settings, bound)
     context = ReadingContext(gateway=bound, grounder=grounder, papers=papers,
                              context_budget=budget,
@@ -101,12 +105,13 @@ async def run_reading(paper: Paper, *, settings: Settings, gateway: Gateway, gro
     async with sqlite_checkpointer(checkpoint_db) as saver:
         result = await run_graph(build_graph(), {"paper_id": paper.id}, thread_id=job_id,
                                  checkpointer=saver, context=context, on_node=on_node)
-    return assemble_report(result.state, paper_id=paper.id, job_id=job_id, gateway=bound)
+    report = assemble_report(result.state, paper_id=paper.id, job_id=job_id, gateway=bound)
+    return report.model_copy(update={"language": lang})
 
 
 async def read_paper(container: Container, paper: str | Path, *, job_id: str | None = None,
                      out_dir: Path | None = None, progress: ProgressCallback | None = None,
-                     gateway: Gateway | None = None) -> ReadingRun:
+                     gateway: Gateway | None = None, language: str | None = None) -> ReadingRun:
     """The whole use case: resolve, read, write report.json/.md/.html to ``out_dir``.
 
     ``out_dir`` None writes to ``<home>/reports/<job id>/``.
@@ -117,7 +122,7 @@ async def read_paper(container: Container, paper: str | Path, *, job_id: str | N
                                gateway=gateway or gateway_for(container),
                                grounder=container.grounder, papers=container.library,
                                job_id=job, checkpoint_db=container.settings.checkpoint_path,
-                               progress=progress)
+                               progress=progress, language=language)
     folder = out_dir if out_dir is not None else container.settings.home_dir / "reports" / job
     return ReadingRun(report, job, write_reports(report, folder))
 

@@ -18,6 +18,7 @@ from papermind.errors import InputError
 from papermind.llm import Gateway
 from papermind.services.checkpoints import sqlite_checkpointer
 from papermind.services.container import Container
+from papermind.services.language import output_language
 from papermind.services.reading import gateway_for, resolve_paper
 from papermind.services.report_files import write_report_files
 from papermind.services.runner import RunStatus, run_graph
@@ -89,9 +90,11 @@ class ReviewRun:
 async def run_review(paper: Paper, *, settings: Settings, gateway: Gateway, grounder: Grounder,
                      job_id: str, checkpoint_db: Path, reviewers: Reviewers = "full",
                      progress: ProgressCallback | None = None, signoff: bool | None = None,
-                     resume: Any = None) -> ReviewRun:
-    """Run (or resume) job ``job_id``; ``resume`` answers a pending sign-off interrupt."""
-    bound = gateway.bind(job_id=job_id)
+                     resume: Any = None, language: str | None = None) -> ReviewRun:
+    """Run (or resume) job ``job_id``; ``resume`` answers a pending sign-off interrupt;
+    comments are written in ``language`` (default the setting)."""
+    lang = output_language(language, settings.language)
+    bound = gateway.bind(job_id=job_id, language=lang)
     context = review_context(settings, bound, grounder, signoff=signoff)
     inputs = {"paper": paper, "panel": panel_for(paper, reviewers)}
     async with sqlite_checkpointer(checkpoint_db) as saver:
@@ -99,6 +102,7 @@ async def run_review(paper: Paper, *, settings: Settings, gateway: Gateway, grou
                                  context=context, on_node=_listener(progress), resume=resume)
     report = build_report(result.state, models=_models(bound, result.state.get("panel", [])),
                           usage=_usage(bound), demo_quality=bound.is_demo_quality)
+    report = report.model_copy(update={"language": lang})
     return ReviewRun(report, job_id, result.status, result.interrupt)
 
 
@@ -132,7 +136,8 @@ def _usage(gateway: Gateway) -> dict[str, Any]:
 async def review_paper(container: Container, paper: str | Path, *, reviewers: Reviewers = "full",
                        job_id: str | None = None, out_dir: Path | None = None,
                        progress: ProgressCallback | None = None, gateway: Gateway | None = None,
-                       signoff: bool | None = None, resume: Any = None) -> ReviewRun:
+                       signoff: bool | None = None, resume: Any = None,
+                       language: str | None = None) -> ReviewRun:
     """The whole use case; writes report.json/.md/.html to ``out_dir`` (default
     ``<home>/reports/<job id>/``) once the run has a meta-review."""
     stored = resolve_paper(container.library, paper)
@@ -140,7 +145,8 @@ async def review_paper(container: Container, paper: str | Path, *, reviewers: Re
     run = await run_review(stored, settings=container.settings,
                            gateway=gateway or gateway_for(container), grounder=container.grounder,
                            job_id=job, checkpoint_db=container.settings.checkpoint_path,
-                           reviewers=reviewers, progress=progress, signoff=signoff, resume=resume)
+                           reviewers=reviewers, progress=progress, signoff=signoff, resume=resume,
+                           language=language)
     folder = out_dir if out_dir is not None else container.settings.home_dir / "reports" / job
     run.files = write_reports(run.report, folder)
     return run
