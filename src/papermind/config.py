@@ -47,8 +47,8 @@ class SearchSettings(BaseModel):
     default_k: int = Field(default=10, description="results returned when --k is not given")
     enhance_queries: bool = Field(default=True, description="keywords + expansions for BM25")
     cjk_segmenter: Literal["jieba", "bigram", "none"] = Field(
-        default="jieba", description="Chinese/Japanese BM25 tokens: 'jieba' words, character "
-        "'bigram's or 'none' (whole runs); changing it needs `papermind reindex`")
+        default="bigram", description="Chinese/Japanese BM25 tokens: character 'bigram's, "
+        "'jieba' words (extra 'zh') or 'none' (whole runs); changing it needs `papermind reindex`")
     section_priors: bool = Field(
         default=False, description="favour sections a question targets (measured: hurt QASPER)")
     candidates: int = Field(default=50, description="hits taken from each mode before fusion")

@@ -39,7 +39,7 @@ class SearchOptions:
     enhance_queries: bool = True
     section_priors: bool = False
     rerank_depth: int = 20
-    cjk_segmenter: SegmenterMode = "jieba"
+    cjk_segmenter: SegmenterMode = "bigram"
     """How Chinese/Japanese text is split into BM25 tokens (bench/zh_search.py)."""
     ann_min_rows: int | None = 20_000
     """Library-wide dense search uses the HNSW index from this many vectors (None: never)."""

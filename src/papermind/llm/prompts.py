@@ -101,7 +101,8 @@ def language_instruction(language: str) -> str:
             f"reason in {name}. Never translate a quote: copy quotes exactly as the paper "
             "writes them, in the paper's own language. Keep line ids, JSON keys and the values "
             "of fixed fields (verdicts such as supported / not_enough / contradicted, kinds, "
-            "levels, scores) exactly as specified, in English.")
+            "levels, scores) exactly as specified, in English. Search queries for the paper "
+            "library go in the papers' language (English when unsure).")
 
 
 def with_output_language(messages: list[BaseMessage], language: str) -> list[BaseMessage]:
