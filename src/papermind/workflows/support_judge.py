@@ -19,9 +19,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from papermind.domain import VERDICT_SEVERITY, Evidence, Support, SupportVerdict
-from papermind.errors import StructuredOutputError
 from papermind.i18n import labels
 from papermind.llm import Gateway, PromptTemplate, fence_untrusted
+from papermind.workflows.model_output import structured_or_none
 
 PROMPT = PromptTemplate.load(Path(__file__).parent / "prompts" / "support_judge.md", {"items"})
 JUDGED: tuple[SupportVerdict, ...] = ("supported", "contradicted", "not_enough")
@@ -169,10 +169,10 @@ async def _judge_batch(gateway: Gateway, batch: list[SupportItem], *, role: str,
                                            labels.Level | None]:
     """Verdicts by position in ``batch`` (0-based), notes, and the checker's own rating."""
     messages = PROMPT.render(items=fence_untrusted(listing(batch), "CLAIMS"))
-    try:
-        output = await gateway.structured(role, messages, SupportJudgement, node=node)
-    except StructuredOutputError as err:
-        return {}, [f"checker gave no valid support verdicts ({err.message})"], None
+    output, warnings = await structured_or_none(gateway, role, messages, SupportJudgement,
+                                                node=node, outcome="its claims stay unchecked")
+    if output is None:
+        return {}, warnings, None
     verdicts: dict[int, tuple[SupportVerdict, str]] = {}
     notes: list[str] = []
     for out in output.verdicts:

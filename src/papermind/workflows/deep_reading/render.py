@@ -12,7 +12,6 @@ from papermind import reports
 from papermind.domain.reading import ReadingPoint, ReadingReport
 from papermind.i18n import Translator, translator
 
-DEMO_LABEL = "demo quality: bundled local model"
 SECTIONS = (("method", "Method principle"), ("derivation", "Math derivation, step by step"),
             ("experiment", "Experiment design"), ("result", "Results and what they support"))
 _env = reports.install(Environment(
@@ -67,7 +66,7 @@ def to_markdown(report: ReadingReport) -> str:
     v, t = report.verification, _t(report)
     out = [_t(report)("# Deep reading: {title}", title=report.title or report.paper_id), ""]
     if report.demo_quality:
-        out += [f"> **{DEMO_LABEL}**: answers come from a small offline model; configure an "
+        out += [f"> **{reports.DEMO_LABEL}**: answers come from a small offline model; configure an "
                 "endpoint for real quality.", ""]
     out += [f"- {t('Paper')}: `{report.paper_id}`",
             f"- {t('Overall credibility')}: **{t(report.credibility).upper()}**",
@@ -151,6 +150,6 @@ def _history_md(report: ReadingReport) -> list[str]:
 def to_html(report: ReadingReport) -> str:
     """A self-contained page; every citation is a ``.cite`` element with data-* anchors."""
     template = _env.get_template("reading_report.html.j2")
-    return template.render(r=report, sections=SECTIONS, demo_label=DEMO_LABEL,
+    return template.render(r=report, sections=SECTIONS, demo_label=reports.DEMO_LABEL,
                            point_status=point_status)
 
