@@ -117,13 +117,17 @@ def test_a_chinese_question_is_answered_in_chinese_from_an_english_paper(
         ids = re.findall(r"^\[(E\d+)\].*14,100", text, re.MULTILINE)
         return {"sentences": [{"text": "该数据集包含 14,100 条推文。", "cites": ids[:1]}]}
 
-    gw = fake_gateway({"distiller": [{"quotes": []}], "answerer": [answerer],
+    gw = fake_gateway({"planner": [{"related_terms": ["dataset size", "tweets"]}],
+                       "distiller": [{"quotes": []}], "answerer": [answerer],
                        "checker": [judge()]})
     monkeypatch.setattr(qa, "gateway_for", lambda container: gw)
     result = cli("ask", "这个数据集包含多少条推文？", "--paper", added[0]["paper_id"][:10], "--json")
     assert result.code == 0, result.err
     report = result.json()
     assert report["language"] == "zh"  # auto: the question's language
+    [strategy] = report["strategies"]  # the question translated into English search terms
+    assert strategy["related_terms"] == ["dataset size", "tweets"]
+    assert strategy["query"] == "这个数据集包含多少条推文？ dataset size tweets"
     assert all(RULE in c.text for c in gw.calls_for())
     assert report["sentences"], (report["notes"], report["evidence"], report["status"])
     [sentence] = report["sentences"]
