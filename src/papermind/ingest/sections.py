@@ -262,12 +262,13 @@ def _single(line: FlowLine, outline: _Outline, short: bool = False) -> Heading |
 
 
 def _short_block_start(lines: Sequence[FlowLine], i: int) -> bool:
-    """A line that starts a block and is under 70% as wide as the line after it."""
+    """A line that starts a block and is under 70% as wide as the line after it, or is a
+    block of its own (the next line starts one too)."""
     line, nxt = lines[i], lines[i + 1] if i + 1 < len(lines) else None
     if nxt is None or line.box is None or nxt.box is None or nxt.page != line.page:
         return False
     width, next_width = line.box[2] - line.box[0], nxt.box[2] - nxt.box[0]
-    return line.starts_block and width < 0.7 * next_width
+    return line.starts_block and (width < 0.7 * next_width or nxt.starts_block)
 
 
 def _list_item(lines: Sequence[FlowLine], i: int, evidence: FontEvidence) -> bool:
