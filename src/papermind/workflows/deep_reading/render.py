@@ -48,16 +48,16 @@ def point_status(p: ReadingPoint) -> str:
         f"found · {p.verdict.replace('_', ' ')}"
 
 
-def _point_md(p: ReadingPoint) -> list[str]:
-    out = [f"### {p.id} [{point_status(p)}]", "", p.text, ""]
+def _point_md(p: ReadingPoint, t: Translator) -> list[str]:
+    out = [f"### {p.id} [{t(point_status(p))}]", "", p.text, ""]
     details = [("Follows from", p.follows_from), ("Symbols", "; ".join(p.symbols)),
                ("Datasets", ", ".join(p.datasets)), ("Baselines", ", ".join(p.baselines)),
                ("Metrics", ", ".join(p.metrics)), ("Ablations", ", ".join(p.ablations)),
                ("Supports", p.supports)]
-    out += [f"- **{name}:** {value}" for name, value in details if value]
-    out += [f"- {reports.markdown(e)}" for e in p.evidence] or ["- (no lines cited)"]
+    out += [f"- **{t(name)}:** {value}" for name, value in details if value]
+    out += [f"- {reports.markdown(e)}" for e in p.evidence] or [f"- {t('(no lines cited)')}"]
     if p.verdict_note:
-        out.append(f"- **Why ({p.verdict_by or 'code'}):** {p.verdict_note}")
+        out.append(f"- **{t('Why')} ({p.verdict_by or 'code'}):** {p.verdict_note}")
     return [*out, ""]
 
 
@@ -78,7 +78,7 @@ def to_markdown(report: ReadingReport) -> str:
             f"- {t('Rewrites')}: {report.rewrites}", ""]
     for kind, heading in SECTIONS:
         points = [p for p in report.points if p.kind == kind]
-        out += [f"## {t(heading)}", ""] + ([line for p in points for line in _point_md(p)]
+        out += [f"## {t(heading)}", ""] + ([line for p in points for line in _point_md(p, t)]
                                             or [t("(none)"), ""])
     out += _questions_md(report) + _checks_md(report) + _context_md(report)
     out += _usage_md(report) + _history_md(report)
