@@ -8,10 +8,17 @@ numbering) is decided by the same checks as for English headings in ``sections``
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from papermind.domain.paper import SectionKind
-from papermind.i18n.scripts import CJK_LETTERS, squeeze_cjk_spaces
+from papermind.i18n.scripts import CJK_LETTERS, has_cjk, squeeze_cjk_spaces
+from papermind.ingest.layout import FlowLine
+from papermind.ingest.outline import FontEvidence
+
+if TYPE_CHECKING:
+    from papermind.ingest.sections import Heading
 
 _NUMERALS = {"〇": 0, "零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5,
              "六": 6, "七": 7, "八": 8, "九": 9}
@@ -82,3 +89,41 @@ def unnumbered_kind(text: str) -> SectionKind | None:
 
 def _title(match: re.Match[str]) -> str:
     return squeeze_cjk_spaces(match["title"].strip()).rstrip("。.")
+
+
+def heading_styled(line: FlowLine, evidence: FontEvidence) -> bool:
+    """Set like a heading: emphasised, not smaller than body text (running heads are), and
+    without table-of-contents leader dots."""
+    small = line.box is not None and max(line.size, line.peak) < evidence.body_size - 0.5
+    leaders = re.search(r"\.{4,}|…{2,}|·{4,}", line.text)
+    return evidence.emphasised(line) and not small and not leaders
+
+
+def style_twins(lines: Sequence[FlowLine], found: Sequence[Heading], body_size: float,
+                shares_row: Callable[[int], bool]) -> list[tuple[int, str, int]]:
+    """(index, title, level) of short Chinese lines set exactly like a numbered Chinese
+    heading (same size and font, bigger than body text): '个人简历', '指导小组名单'.
+    Unnumbered Chinese headings in ``found`` take their style's level in place ('参考文献'
+    inside an appendix is a level-2 heading there)."""
+    styles: dict[tuple[float, str], int] = {}
+    for h in found:
+        if h.number and has_cjk(h.title) and lines[h.index].box is not None:
+            styles.setdefault(_style(lines[h.index]), h.level)
+    for h in found:
+        if h.number is None and has_cjk(h.title) and _style(lines[h.index]) in styles:
+            h.level = styles[_style(lines[h.index])]
+    taken = {h.index for h in found} | {i for h in found for i in h.extra}
+    twins = []
+    for i, line in enumerate(lines):
+        level = styles.get(_style(line))
+        text = squeeze_cjk_spaces(line.text.strip())
+        if (level is None or i in taken or not line.starts_block or len(text) > 20
+                or not has_cjk(text) or line.size <= body_size + 0.5
+                or re.search(r"[,，。;；:：、.…]", text) or shares_row(i)):
+            continue
+        twins.append((i, text, level))
+    return twins
+
+
+def _style(line: FlowLine) -> tuple[float, str]:
+    return round(line.size, 1), line.font

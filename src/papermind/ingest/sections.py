@@ -7,11 +7,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from papermind.domain.paper import SectionKind
-from papermind.i18n.scripts import has_cjk, squeeze_cjk_spaces
+from papermind.i18n.scripts import squeeze_cjk_spaces
 from papermind.ingest.cjk_headings import (
     KIND_WORDS,
     CjkHeading,
+    heading_styled,
     parse_cjk_heading,
+    style_twins,
     unnumbered_kind,
 )
 from papermind.ingest.layout import FlowLine
@@ -129,7 +131,7 @@ def classify(line: FlowLine, evidence: FontEvidence, in_appendix: bool,
     bare = text.rstrip(":.").strip()
     if bare.lower() in _UNNUMBERED and (evidence.emphasised(line) or bare.isupper()):
         return Heading(0, bare, None, 1, section_kind(bare))
-    if (kind := unnumbered_kind(bare)) is not None and _cjk_styled(line, evidence):
+    if (kind := unnumbered_kind(bare)) is not None and heading_styled(line, evidence):
         return Heading(0, squeeze_cjk_spaces(bare), None, 1, kind)
     if (cjk := parse_cjk_heading(text)) is not None:
         return _cjk(cjk, line, evidence, short)
@@ -151,14 +153,6 @@ def classify(line: FlowLine, evidence: FontEvidence, in_appendix: bool,
     return Heading(0, title.rstrip("."), number, level, section_kind(title), run_in=run_in)
 
 
-def _cjk_styled(line: FlowLine, evidence: FontEvidence) -> bool:
-    """Heading type: emphasised, not smaller than body text (running heads are), and no
-    table-of-contents leader dots."""
-    small = line.box is not None and max(line.size, line.peak) < evidence.body_size - 0.5
-    leaders = re.search(r"\.{4,}|…{2,}|·{4,}", line.text)
-    return evidence.emphasised(line) and not small and not leaders
-
-
 def _cjk(parsed: CjkHeading, line: FlowLine, evidence: FontEvidence,
          short: bool) -> Heading | None:
     """A Chinese-form heading when its font stands out (or it is a short dotted-number line
@@ -166,7 +160,7 @@ def _cjk(parsed: CjkHeading, line: FlowLine, evidence: FontEvidence,
     as one. Numbered ones must still continue the outline."""
     title = parsed.title
     plain = short and parsed.number is not None and "." in parsed.number and len(title) <= 24
-    if not (_cjk_styled(line, evidence) or plain) or len(title) > 60 or fragment_title(title):
+    if not (heading_styled(line, evidence) or plain) or len(title) > 60 or fragment_title(title):
         return None
     if re.search(r"[,，。;；]", title) or title.endswith(("、", ":", "：")):
         return None  # a sentence, not a heading
@@ -308,28 +302,7 @@ def find_headings(lines: Sequence[FlowLine], body_size: float,
 
 def _with_style_twins(lines: Sequence[FlowLine], found: list[Heading],
                       evidence: FontEvidence) -> list[Heading]:
-    """Chinese lines set exactly like a numbered Chinese heading (same size and font, bigger
-    than body text) take its level: short unnumbered lines become headings ('个人简历',
-    '指导小组名单'), and unnumbered headings ('参考文献' inside an appendix) get that level."""
-    styles: dict[tuple[float, str], int] = {}
-    for h in found:
-        if h.number and has_cjk(h.title) and lines[h.index].box is not None:
-            styles.setdefault(_style(lines[h.index]), h.level)
-    taken = {h.index for h in found} | {i for h in found for i in h.extra}
-    for h in found:
-        if h.number is None and has_cjk(h.title) and _style(lines[h.index]) in styles:
-            h.level = styles[_style(lines[h.index])]
-    twins = []
-    for i, line in enumerate(lines):
-        level = styles.get(_style(line))
-        text = squeeze_cjk_spaces(line.text.strip())
-        if (level is None or i in taken or not line.starts_block or len(text) > 20
-                or not has_cjk(text) or line.size <= evidence.body_size + 0.5
-                or re.search(r"[,，。;；:：、.…]", text) or _shares_row(lines, i)):
-            continue
-        twins.append(Heading(i, text, None, level, section_kind(text)))
+    """``found`` plus the Chinese lines set like a numbered Chinese heading (``style_twins``)."""
+    twins = [Heading(i, text, None, level, section_kind(text)) for i, text, level in
+             style_twins(lines, found, evidence.body_size, lambda i: _shares_row(lines, i))]
     return sorted([*found, *twins], key=lambda h: h.index)
-
-
-def _style(line: FlowLine) -> tuple[float, str]:
-    return round(line.size, 1), line.font
