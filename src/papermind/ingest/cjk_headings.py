@@ -1,4 +1,4 @@
-"""Chinese heading forms: '第2章 方法', '一、引言', '（一）背景', '1.1 节标题', '§1. 引 言',
+"""Chinese heading forms: '第2章 方法', '第一节 背景', '一、引言', '（一）背景', '1.1 节标题', '§1. 引 言',
 '附录 A 补充材料', and the unnumbered '摘要', '参考文献', '致谢'.
 
 Only the text pattern lives here; whether the line is a heading at all (font, outline
@@ -25,6 +25,7 @@ _NUMERALS = {"〇": 0, "零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 
 _CN_NUMBER = "[一二三四五六七八九十]{1,3}"
 _TITLE = rf"(?P<title>[{CJK_LETTERS}A-Za-z(\"“].*)"
 _CHAPTER = re.compile(rf"^第\s*(?P<num>\d{{1,2}}|{_CN_NUMBER})\s*[章部篇]\s*{_TITLE}$")
+_SECTION = re.compile(rf"^第\s*(?P<num>\d{{1,2}}|{_CN_NUMBER})\s*节\s*{_TITLE}$")
 _ENUMERATED = re.compile(rf"^(?P<num>{_CN_NUMBER})\s*[、.．]\s*{_TITLE}$")
 _PAREN = re.compile(rf"^[(（]\s*(?P<num>{_CN_NUMBER})\s*[)）]\s*{_TITLE}$")
 _DIGITS = re.compile(
@@ -73,7 +74,7 @@ def parse_cjk_heading(text: str) -> CjkHeading | None:
     text = text.strip()
     if (match := _CHAPTER.match(text)) or (match := _ENUMERATED.match(text)):
         return CjkHeading(_title(match), str(chinese_number(match["num"])), 1, chapter=True)
-    if match := _PAREN.match(text):
+    if (match := _PAREN.match(text)) or (match := _SECTION.match(text)):
         return CjkHeading(_title(match), None, 2)
     if match := _APPENDIX.match(text):
         return CjkHeading(_title(match), match["num"], 1)
