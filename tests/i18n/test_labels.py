@@ -27,3 +27,4 @@ def test_verdicts_in_english_and_chinese(text, verdict):
 ])
 def test_scores_in_any_form(text, number):
     assert parse_number(text) == number
+
