@@ -12,7 +12,7 @@ import pytest
 
 from papermind.llm.testing import MockOpenAIServer, fake_gateway
 from papermind.services import qa, reading
-from tests.cli.conftest import CliRunner
+from tests.support.cli import CliRunner
 from tests.cli.evidence_check import assert_evidence_anchored
 from tests.cli.test_ask import PAPERS
 from tests.workflows.deep_qa.fakes import judge
