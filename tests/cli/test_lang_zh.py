@@ -12,9 +12,9 @@ import pytest
 
 from papermind.llm.testing import MockOpenAIServer, fake_gateway
 from papermind.services import qa, reading
-from tests.support.cli import CliRunner
 from tests.cli.evidence_check import assert_evidence_anchored
 from tests.cli.test_ask import PAPERS
+from tests.support.cli import CliRunner
 from tests.workflows.deep_qa.fakes import judge
 from tests.workflows.deep_reading.echo_model import echo_questioner, echo_reader
 from tests.workflows.review.panel_mock import panel_responder
