@@ -11,6 +11,10 @@ pqal_dev.json are the documents; queries are the questions and, separately, the 
 (LONG_ANSWER, not part of the indexed abstract); a hit is a chunk of the gold abstract.
 Reports R@1, R@5 and MRR@10 for bm25, dense and hybrid (and reranked, when an LLM endpoint
 is configured). Embeddings are cached in /tmp/papermind-bench (delete it for a cold run).
+
+``--storage postgresql://...`` indexes into that PostgreSQL database instead (the storage
+backend of ``storage.url``; its search tables are replaced), after copying the embeddings
+cached by an earlier SQLite run, so both backends rank the same vectors.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from papermind.config import load_settings  # noqa: E402
-from papermind.db import Database  # noqa: E402
+from papermind.db import Database, SqlDatabase, open_database  # noqa: E402
 from papermind.domain import Line, Page, Paper, Paragraph, Section, SectionKind, Segment  # noqa: E402
 from papermind.library.rerank import Reranker  # noqa: E402
 from papermind.library.search import SearchIndex, SearchOptions  # noqa: E402
@@ -176,7 +180,11 @@ def build(name: str, papers: list[Paper], args: argparse.Namespace,
           reranker: object | None = None) -> SearchIndex:
     cache = Path(args.cache)
     cache.mkdir(exist_ok=True)
-    db = Database(cache / f"{name}.sqlite3")
+    db: SqlDatabase = Database(cache / f"{name}.sqlite3")
+    if args.storage:
+        sqlite_cache, db = db, open_database(args.storage)
+        SearchIndex(db, None)  # the search tables exist
+        copy_embeddings(sqlite_cache, db)
     options = SearchOptions(chunk_tokens=args.chunk_tokens, enhance_queries=not args.no_enhance,
                             section_priors=not args.no_priors, bm25_weight=args.bm25_weight,
                             dense_weight=args.dense_weight, rrf_k=args.rrf_k)
@@ -193,6 +201,20 @@ def build(name: str, papers: list[Paper], args: argparse.Namespace,
     print(f"\n  {name}: {len(papers)} papers, {index.store.count()} chunks indexed in "
           f"{time.perf_counter() - started:.1f} s", file=sys.stderr)
     return index
+
+
+def copy_embeddings(source: SqlDatabase, target: SqlDatabase) -> None:
+    """The cached embeddings of a SQLite bench library, into a PostgreSQL one."""
+    import numpy as np
+
+    rows = source.query("SELECT model, content_hash, dim, vector FROM search_embeddings")
+    with target.transaction() as conn:
+        conn.executemany(
+            "INSERT INTO search_embeddings(model, content_hash, dim, vector) VALUES (?,?,?,?)"
+            " ON CONFLICT DO NOTHING",
+            [(r[0], r[1], r[2], np.frombuffer(r[3], dtype=np.float16).astype(np.float32))
+             for r in rows])
+    print(f"  copied {len(rows)} cached embeddings", file=sys.stderr)
 
 
 def table(title: str, results: dict, extra: str = "") -> str:
@@ -216,6 +238,8 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=0, help="PubMedQA: first N abstracts only")
     parser.add_argument("--cache", default=str(CACHE), help="embedding cache folder")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "search_quality.md"))
+    parser.add_argument("--storage", default="",
+                        help="a postgresql:// URL: index there (default: SQLite in --cache)")
     args = parser.parse_args()
     global RERANKER
     settings = load_settings()

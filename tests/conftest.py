@@ -12,6 +12,8 @@ import pytest
 
 from tests.support.shared_data import SHARED_DATA
 
+pytest_plugins = ["tests.support.postgres"]  # pg_server, pg_url, storage_url (both backends)
+
 _real_connect = socket.socket.connect
 _real_connect_ex = socket.socket.connect_ex
 

@@ -57,8 +57,8 @@ class SearchSettings(BaseModel):
                                   "0 = off")
     ann_min_rows: int | None = Field(
         default=20_000, description="library-wide dense search uses an HNSW index (usearch, "
-                                    "a file next to the library) from this many vectors; "
-                                    "null = always exact")
+                                    "a file next to the library; pgvector on PostgreSQL) "
+                                    "from this many vectors; null = always exact")
     cross_encoder_model: Path | None = Field(
         default=None, description="local ONNX cross-encoder used as reranker when set")
     cross_encoder_tokenizer: Path | None = Field(
@@ -158,6 +158,15 @@ class ApiSettings(BaseModel):
     workers: int = Field(default=2, description="jobs run at once")
 
 
+class StorageSettings(BaseModel):
+    """Where the library lives: the embedded SQLite file, or a PostgreSQL server to scale out."""
+
+    url: str | None = Field(
+        default=None, description="'sqlite:///<path>' or 'postgresql://user@host:port/db' "
+        "(needs the pgvector extension and the 'postgres' extra); null = "
+        "sqlite:///<home>/library.sqlite3")
+
+
 class Settings(BaseSettings):
     """All of PaperMind's settings."""
 
@@ -173,6 +182,7 @@ class Settings(BaseSettings):
     llm: LLMSettings = Field(default_factory=LLMSettings)
     workflows: WorkflowSettings = Field(default_factory=WorkflowSettings)
     api: ApiSettings = Field(default_factory=ApiSettings)
+    storage: StorageSettings = Field(default_factory=StorageSettings)
 
     @property
     def home_dir(self) -> Path:
@@ -181,6 +191,11 @@ class Settings(BaseSettings):
     @property
     def db_path(self) -> Path:
         return self.home_dir / "library.sqlite3"
+
+    @property
+    def storage_url(self) -> str:
+        """``storage.url``, or the SQLite file under the home folder when it is not set."""
+        return self.storage.url or f"sqlite:///{self.db_path}"
 
     @property
     def checkpoint_path(self) -> Path:

@@ -26,6 +26,9 @@ from tests.support.reading_script import (
     reader_answer,
 )
 
+pytestmark = pytest.mark.usefixtures("both_backends")  # SQLite and PostgreSQL
+
+
 
 def _settings(home: Path, **api: Any) -> Any:
     settings = load_settings(home)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import httpx
+import pytest
 
 from papermind.api.app import create_app
 from papermind.config import load_settings
@@ -13,6 +14,9 @@ from tests.api.server import serve
 
 PAPERS = {"olid.txt": "OLID tweets\n\nIntroduction\n\nThe dataset contains 14,100 tweets.\n",
           "recipes.txt": "Recipes\n\nIntroduction\n\nThe dataset contains 230K recipes.\n"}
+
+pytestmark = pytest.mark.usefixtures("both_backends")  # SQLite and PostgreSQL
+
 
 
 def test_search_filters_by_tag_and_collection(home: Path, tmp_path: Path) -> None:

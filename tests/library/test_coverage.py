@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from papermind.db import Database
+from papermind.db import SqlDatabase
 from papermind.library.coverage import DenseCoverage, dense_coverage, model_key
 from papermind.library.embedders import E5Embedder, HashingEmbedder, MiniLMEmbedder
 from papermind.library.search import SearchIndex
@@ -17,8 +17,8 @@ def test_model_keys_are_the_embedders_names() -> None:
     assert model_key("none") is None and model_key("openai") is None
 
 
-def test_coverage_counts_chunks_with_a_vector() -> None:
-    db = Database(":memory:")
+def test_coverage_counts_chunks_with_a_vector(library_db: SqlDatabase) -> None:
+    db = library_db
     assert dense_coverage(db, "hashing-256", ["x"]) == {"x": DenseCoverage(model="hashing-256")}
     index = SearchIndex(db, HashingEmbedder())
     paper = make_paper([("Intro", "introduction", ["Alpha beta.", "Gamma delta."])])

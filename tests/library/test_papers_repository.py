@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from papermind.db import Database
+from papermind.db import Database, SqlDatabase
 from papermind.domain import Line, Page, Paper
 from papermind.errors import ConflictError, InputError, NotFoundError
 from papermind.library.file_store import StagedFile
@@ -27,8 +27,9 @@ def make(text: str, *, title: str = "", source_type: str = "txt") -> tuple[Paper
 
 
 @pytest.fixture
-def repo(tmp_path: Path) -> PaperRepository:
-    return PaperRepository(Database(tmp_path / "lib.sqlite3"), tmp_path / "files")
+def repo(library_db: SqlDatabase, tmp_path: Path) -> PaperRepository:
+    """A repository on each backend (SQLite, PostgreSQL): the same tests must pass on both."""
+    return PaperRepository(library_db, tmp_path / "files")
 
 
 def stored_files(repo: PaperRepository) -> list[str]:

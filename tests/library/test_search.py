@@ -38,13 +38,12 @@ def parsing(name="parsing", year=2012):
 
 
 @pytest.fixture
-def index():
-    db = Database(":memory:")
-    idx = SearchIndex(db, CountingEmbedder())
+def index(library_db):
+    """An index on each backend (SQLite, PostgreSQL): the same tests must pass on both."""
+    idx = SearchIndex(library_db, CountingEmbedder())
     idx.index_paper(tweets())
     idx.index_paper(parsing())
-    yield idx
-    db.close()
+    return idx
 
 
 @pytest.mark.parametrize("mode", ["bm25", "dense", "hybrid"])

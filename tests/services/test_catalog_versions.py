@@ -14,6 +14,9 @@ from papermind.services.container import Container
 from tests.cli.pdf_factory import paper_pdf
 from tests.support.containers import hashing_container
 
+pytestmark = pytest.mark.usefixtures("both_backends")  # SQLite and PostgreSQL
+
+
 
 @pytest.fixture
 def box(tmp_path: Path) -> Iterator[Container]:

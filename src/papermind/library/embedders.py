@@ -26,7 +26,7 @@ import numpy as np
 
 from papermind.errors import ConfigError, ProviderError
 
-_WORD = re.compile(r"\w+")
+WORD = re.compile(r"\w+")
 
 
 class Embedder(Protocol):
@@ -59,7 +59,7 @@ class HashingEmbedder:
 
     def _vector(self, text: str) -> np.ndarray:
         vec = np.zeros(self.dim, dtype=np.float32)
-        words = [w.lower() for w in _WORD.findall(text)]
+        words = [w.lower() for w in WORD.findall(text)]
         for feature in [*words, *(f"{a} {b}" for a, b in zip(words, words[1:], strict=False))]:
             h = zlib.crc32(feature.encode("utf-8"))
             vec[h % self.dim] += 1.0 if (h >> 16) & 1 else -1.0

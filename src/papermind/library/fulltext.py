@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from papermind.db import Database
+from papermind.db import SqlDatabase
 from papermind.domain import ChunkKind, SectionKind
 from papermind.i18n.scripts import has_cjk
 from papermind.library.chunk_store import CONTENT_FTS, REFERENCE_FTS, ChunkStore
@@ -43,7 +43,7 @@ class SearchFilters:
         if self.year_max is not None:
             clauses.append("c.year <= ?")
             params.append(self.year_max)
-        return (" AND ".join(clauses) or "1"), params
+        return (" AND ".join(clauses) or "1 = 1"), params
 
 
 NO_FILTERS = SearchFilters()
@@ -62,7 +62,7 @@ class FullTextIndex:
     matches inside FTS5 without a join per matching row; a paper filter becomes a rowid range.
     """
 
-    def __init__(self, db: Database, store: ChunkStore,
+    def __init__(self, db: SqlDatabase, store: ChunkStore,
                  segmenter: Segmenter | None = None) -> None:
         self.db = db
         self.store = store

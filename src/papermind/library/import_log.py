@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from papermind.db import Database
+from papermind.db import SqlDatabase
 
 COMPONENT = "imports"
 MIGRATIONS = [
@@ -29,9 +29,9 @@ MIGRATIONS = [
 class ImportLog:
     """Finished import items."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: SqlDatabase) -> None:
         self.db = db
-        db.migrate(COMPONENT, MIGRATIONS)
+        db.migrate(COMPONENT, {"sqlite": MIGRATIONS, "postgres": MIGRATIONS})
 
     def done(self, source: str, origin: str, item_key: str) -> str | None:
         """The paper an earlier import stored for this item, if it is still in the library."""

@@ -8,9 +8,9 @@ is case-insensitive.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Literal
+from typing import Any, Literal
 
-from papermind.db import Database
+from papermind.db import SqlDatabase
 
 COMPONENT = "labels"
 MIGRATIONS = [
@@ -24,6 +24,19 @@ MIGRATIONS = [
     CREATE INDEX paper_labels_name ON paper_labels(kind, name);
     """,
 ]
+PG_MIGRATIONS = [
+    """
+    CREATE TABLE paper_labels (
+        paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
+        kind     TEXT NOT NULL CHECK (kind IN ('tag', 'collection')),
+        name     TEXT NOT NULL
+    );
+    CREATE UNIQUE INDEX paper_labels_key ON paper_labels(paper_id, kind, lower(name));
+    CREATE INDEX paper_labels_name ON paper_labels(kind, lower(name));
+    """,
+]
+"""PostgreSQL has no NOCASE collation (and pgserver no ICU): names compare by ``lower()``,
+which is what SQLite's NOCASE does (ASCII case folding)."""
 
 LabelKind = Literal["tag", "collection"]
 
@@ -38,36 +51,32 @@ def clean_name(name: str, kind: LabelKind) -> str:
 class LabelStore:
     """Tags and collections of the library's papers."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: SqlDatabase) -> None:
         self.db = db
-        db.migrate(COMPONENT, MIGRATIONS)
+        db.migrate(COMPONENT, {"sqlite": MIGRATIONS, "postgres": PG_MIGRATIONS})
 
     def add(self, paper_ids: Iterable[str], kind: LabelKind, names: Iterable[str]) -> int:
         """Label every paper with every name; the number of labels that were new."""
         pairs = [(p, kind, n) for p in paper_ids for n in {clean_name(x, kind) for x in names} if n]
         with self.db.transaction() as conn:
-            before = conn.total_changes
-            conn.executemany("INSERT OR IGNORE INTO paper_labels(paper_id, kind, name)"
-                             " VALUES (?,?,?)", pairs)
-            return conn.total_changes - before
+            return _changed(conn, "INSERT INTO paper_labels(paper_id, kind, name)"
+                                  " VALUES (?,?,?) ON CONFLICT DO NOTHING", pairs)
 
     def remove(self, paper_ids: Iterable[str], kind: LabelKind, names: Iterable[str]) -> int:
         pairs = [(p, kind, clean_name(n, kind)) for p in paper_ids for n in names]
         with self.db.transaction() as conn:
-            before = conn.total_changes
-            conn.executemany("DELETE FROM paper_labels WHERE paper_id = ? AND kind = ?"
-                             " AND name = ?", pairs)
-            return conn.total_changes - before
+            return _changed(conn, "DELETE FROM paper_labels WHERE paper_id = ? AND kind = ?"
+                                  " AND lower(name) = lower(?)", pairs)
 
     def of(self, paper_id: str, kind: LabelKind) -> list[str]:
         rows = self.db.query("SELECT name FROM paper_labels WHERE paper_id = ? AND kind = ?"
-                             " ORDER BY name", (paper_id, kind))
+                             " ORDER BY lower(name), name", (paper_id, kind))
         return [str(r["name"]) for r in rows]
 
     def names(self, kind: LabelKind) -> list[tuple[str, int]]:
         """Every name in use with its number of papers, by name."""
-        rows = self.db.query("SELECT name, COUNT(*) AS n FROM paper_labels WHERE kind = ?"
-                             " GROUP BY name ORDER BY name", (kind,))
+        rows = self.db.query("SELECT MIN(name) AS name, COUNT(*) AS n FROM paper_labels"
+                             " WHERE kind = ? GROUP BY lower(name) ORDER BY lower(name)", (kind,))
         return [(str(r["name"]), int(r["n"])) for r in rows]
 
     def papers(self, *, tags: Sequence[str] = (), collections: Sequence[str] = ()) -> set[str]:
@@ -75,19 +84,20 @@ class LabelStore:
         found: set[str] | None = None
         for tag in tags:
             found = self._narrow(found, "SELECT paper_id FROM paper_labels WHERE kind = 'tag'"
-                                        " AND name = ?", (clean_name(tag, "tag"),))
+                                        " AND lower(name) = lower(?)", (clean_name(tag, "tag"),))
         for collection in collections:
             path = clean_name(collection, "collection")
-            found = self._narrow(found, "SELECT paper_id FROM paper_labels WHERE kind ="
-                                        " 'collection' AND (name = ? OR name LIKE ? ESCAPE '\\')",
-                                 (path, _like_prefix(path)))
+            found = self._narrow(
+                found, "SELECT paper_id FROM paper_labels WHERE kind = 'collection' AND"
+                       " (lower(name) = lower(?) OR substr(lower(name), 1, ?) = lower(?))",
+                (path, len(path) + 1, path + "/"))
         return found or set()
 
-    def _narrow(self, found: set[str] | None, sql: str, params: tuple[str, ...]) -> set[str]:
+    def _narrow(self, found: set[str] | None, sql: str, params: tuple[object, ...]) -> set[str]:
         ids = {str(r["paper_id"]) for r in self.db.query(sql, params)}
         return ids if found is None else found & ids
 
 
-def _like_prefix(path: str) -> str:
-    escaped = path.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return escaped + "/%"
+def _changed(conn: Any, sql: str, rows: Sequence[tuple[str, str, str]]) -> int:
+    """Rows changed by running ``sql`` once per row (either engine)."""
+    return sum(max(0, conn.execute(sql, row).rowcount) for row in rows)

@@ -14,11 +14,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from papermind.db import Database
+from papermind.db import SqlDatabase
 from papermind.domain import Paper
 from papermind.errors import ConflictError, InputError, NotFoundError
 from papermind.library.file_store import FileStore, PendingRemoval, StagedFile
@@ -44,6 +44,12 @@ MIGRATIONS = [
     CREATE INDEX papers_year ON papers(year);
     """,
 ]
+PG_MIGRATIONS = [MIGRATIONS[0].replace(
+    "size_bytes  INTEGER", "size_bytes  BIGINT").replace(
+    "data        TEXT NOT NULL",
+    "data        TEXT NOT NULL,\n        rowid       BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE")]
+"""The same table; ``rowid`` (implicit in SQLite) keeps insertion order on PostgreSQL."""
+_NO_LIMIT = 2**62
 
 AddStatus = Literal["added", "exists"]
 PaperHook = Callable[[Paper], None]
@@ -71,13 +77,45 @@ class PaperRecord(BaseModel):
     added_at: datetime = Field(description="when it was added (UTC)")
 
 
+class PaperStore(Protocol):
+    """The papers port: stored papers and their original files (``PaperRepository`` on
+    either engine)."""
+
+    files: FileStore
+
+    def add(self, paper: Paper, data: bytes, *,
+            on_stored: PaperHook | None = None) -> AddStatus: ...
+
+    def exists(self, paper_id: str) -> bool: ...
+
+    def get(self, paper_id: str) -> Paper: ...
+
+    def record(self, paper_id: str) -> PaperRecord: ...
+
+    def list(self, *, limit: int | None = None, offset: int = 0) -> list[PaperRecord]: ...
+
+    def count(self) -> int: ...
+
+    def resolve(self, id_or_prefix: str) -> str: ...
+
+    def remove(self, paper_id: str, *, on_removed: RemoveHook | None = None) -> PaperRecord: ...
+
+    def file_path(self, paper_id: str) -> Path: ...
+
+    def update_metadata(self, paper_id: str, **fields: object) -> Paper: ...
+
+
+class _AlreadyStored(Exception):
+    """Another process stored the same paper after our check (rolls our attempt back)."""
+
+
 class PaperRepository:
     """Papers in the library database, originals in ``files_dir``."""
 
-    def __init__(self, db: Database, files_dir: Path) -> None:
+    def __init__(self, db: SqlDatabase, files_dir: Path) -> None:
         self.db = db
         self.files = FileStore(files_dir)
-        db.migrate(COMPONENT, MIGRATIONS)
+        db.migrate(COMPONENT, {"sqlite": MIGRATIONS, "postgres": PG_MIGRATIONS})
         self.files.sweep_stale()
 
     def add(self, paper: Paper, data: bytes, *, on_stored: PaperHook | None = None) -> AddStatus:
@@ -92,10 +130,15 @@ class PaperRepository:
                 if self._exists(conn, paper.id):
                     return "exists"
                 staged = self.files.stage(_file_name(paper), data)
-                self._insert(conn, paper, staged.final.name, len(data))
+                if not self._insert(conn, paper, staged.final.name, len(data)):
+                    raise _AlreadyStored
                 if on_stored is not None:
                     on_stored(paper)
                 staged.commit()
+        except _AlreadyStored:
+            if staged is not None:
+                staged.discard()
+            return "exists"
         except BaseException:
             if staged is not None:
                 staged.discard()
@@ -122,7 +165,7 @@ class PaperRepository:
         """Stored papers, newest first."""
         rows = self.db.query(
             f"SELECT {_SUMMARY_COLUMNS} FROM papers ORDER BY added_at DESC, rowid DESC"
-            " LIMIT ? OFFSET ?", (-1 if limit is None else limit, offset))
+            " LIMIT ? OFFSET ?", (_NO_LIMIT if limit is None else limit, offset))
         return [self._record(row) for row in rows]
 
     def count(self) -> int:
@@ -180,19 +223,22 @@ class PaperRepository:
         return paper
 
     @staticmethod
-    def _exists(conn: sqlite3.Connection, paper_id: str) -> bool:
+    def _exists(conn: Any, paper_id: str) -> bool:
         return conn.execute("SELECT 1 FROM papers WHERE id = ?", (paper_id,)).fetchone() is not None
 
     @staticmethod
-    def _insert(conn: sqlite3.Connection, paper: Paper, file_name: str, size: int) -> None:
-        conn.execute(
+    def _insert(conn: Any, paper: Paper, file_name: str, size: int) -> bool:
+        """Insert the row; False when another writer stored the paper meanwhile."""
+        return bool(conn.execute(
             "INSERT INTO papers(id, title, authors, year, source_name, source_type, pages,"
-            " file_name, size_bytes, added_at, data) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            " file_name, size_bytes, added_at, data) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
+            " ON CONFLICT(id) DO NOTHING",
             (paper.id, paper.title, json.dumps(paper.authors, ensure_ascii=False), paper.year,
              paper.source_name, paper.source_type, len(paper.pages), file_name, size,
-             datetime.now(UTC).isoformat(timespec="microseconds"), paper.model_dump_json()))
+             datetime.now(UTC).isoformat(timespec="microseconds"), paper.model_dump_json())
+        ).rowcount)
 
-    def _record(self, row: sqlite3.Row) -> PaperRecord:
+    def _record(self, row: Any) -> PaperRecord:
         return PaperRecord(
             id=row["id"], title=row["title"], authors=json.loads(row["authors"]),
             year=row["year"], source_name=row["source_name"], source_type=row["source_type"],
@@ -205,7 +251,7 @@ def _busy_is_conflict() -> Iterator[None]:
     """SQLite's 'database is locked' (another writer held it past the timeout) as a clear error."""
     try:
         yield
-    except sqlite3.OperationalError as err:
+    except sqlite3.OperationalError as err:  # PostgreSQL writers wait on row locks instead
         if "locked" not in str(err) and "busy" not in str(err):
             raise
         raise ConflictError("the library is busy: another PaperMind process is writing to it",

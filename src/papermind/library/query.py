@@ -15,8 +15,8 @@ from papermind.domain import SectionKind
 from papermind.i18n.glossary import english_terms
 from papermind.i18n.scripts import CJK_LETTERS, has_cjk
 
-_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-+.]*[A-Za-z0-9+]|[A-Za-z0-9]"
-                   f"|[{CJK_LETTERS}]+")  # CJK runs: the full-text index segments them
+WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-+.]*[A-Za-z0-9+]|[A-Za-z0-9]"
+                  f"|[{CJK_LETTERS}]+")  # CJK runs: the full-text index segments them
 
 _STOP_TEXT = """
 a about above after again against all also am an and any are aren't as at be because been
@@ -73,12 +73,12 @@ class QueryPlan:
 
 def plain_plan(query: str) -> QueryPlan:
     """No enhancement: every word is a keyword, no section prior."""
-    return QueryPlan(text=query, keywords=_WORD.findall(query), dense_text=query)
+    return QueryPlan(text=query, keywords=WORD.findall(query), dense_text=query)
 
 
 def analyse(query: str) -> QueryPlan:
     """Keywords, expansions and section prior for ``query``."""
-    words = _WORD.findall(query)
+    words = WORD.findall(query)
     keywords = [w for w in words if w.lower() not in STOP_WORDS]
     if not keywords:  # a query made only of stop words: keep it as it is
         keywords = words

@@ -11,17 +11,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from papermind.db import Database
+from papermind.db import SqlDatabase
 from papermind.domain import Anchor, Chunk, ChunkKind, Paper, SearchHit, SearchMode, SectionKind
 from papermind.errors import ConfigError, InputError
-from papermind.library.chunk_store import ChunkStore, StoredChunk
+from papermind.library.chunk_store import StoredChunk
 from papermind.library.chunking import chunk_paper, index_text
 from papermind.library.embedders import Embedder
-from papermind.library.fulltext import FullTextIndex, SearchFilters
+from papermind.library.fulltext import SearchFilters
+from papermind.library.ports import DenseIndex, search_backend
 from papermind.library.query import QueryPlan, analyse, plain_plan
 from papermind.library.rerank import Reranker
 from papermind.library.segmenter import Segmenter, SegmenterMode
-from papermind.library.vectors import EmbeddingCache, EmbedProgress, VectorIndex
+from papermind.library.vectors import EmbedProgress
 
 MODES: tuple[SearchMode, ...] = ("bm25", "dense", "hybrid")
 MAX_QUERY_CHARS = 2000
@@ -53,7 +54,7 @@ class SearchOptions:
 class SearchIndex:
     """Index papers and search them (bm25 | dense | hybrid), optionally reranked."""
 
-    def __init__(self, db: Database, embedder: Embedder | None, *,
+    def __init__(self, db: SqlDatabase, embedder: Embedder | None, *,
                  options: SearchOptions = SearchOptions(), reranker: Reranker | None = None,
                  progress: EmbedProgress | None = None) -> None:
         self.db = db
@@ -61,11 +62,13 @@ class SearchIndex:
         self.embedder = embedder
         self.reranker = reranker
         self.progress = progress
-        self.store = ChunkStore(db)
+        self.backend = search_backend(db)
+        self.store = self.backend.chunks
         self.segmenter = Segmenter(options.cjk_segmenter)
-        self.fulltext = FullTextIndex(db, self.store, self.segmenter)
-        self.cache = EmbeddingCache(db, embedder) if embedder is not None else None
-        self._vectors: VectorIndex | None = None
+        self.fulltext = self.backend.fulltext
+        self.fulltext.segmenter = self.segmenter  # CJK tokens, the same for every backend
+        self.cache = self.backend.embeddings(embedder) if embedder is not None else None
+        self._vectors: DenseIndex | None = None
         self._recent: dict[str, np.ndarray] = {}
         self.embedded = 0
         """Chunk texts embedded by this index so far (cache misses)."""
@@ -217,22 +220,18 @@ class SearchIndex:
         return sorted(rescored, key=lambda r: -r[1])
 
     def _section_kinds(self, rows: list[int]) -> dict[int, SectionKind]:
-        marks = ",".join("?" * len(rows))
-        found = self.db.query(f"SELECT id, section_kind FROM search_chunks WHERE id IN ({marks})",
-                              rows)
-        return {r["id"]: r["section_kind"] for r in found}
+        return self.store.section_kinds(rows)  # type: ignore[return-value]
 
     def _hits(self, scored: list[tuple[int, float]]) -> list[SearchHit]:
         chunks = self.store.fetch(row for row, _ in scored)
         return [to_hit(chunks[row], score) for row, score in scored if row in chunks]
 
     @property
-    def vectors(self) -> VectorIndex:
+    def vectors(self) -> DenseIndex:
         if self._vectors is None:
             assert self.embedder is not None
-            self._vectors = VectorIndex(self.db, self.store, self.embedder.name,
-                                        self.embedder.dim,
-                                        ann_min_rows=self.options.ann_min_rows)
+            self._vectors = self.backend.vectors(self.embedder.name, self.embedder.dim,
+                                                 ann_min_rows=self.options.ann_min_rows)
         return self._vectors
 
 

@@ -18,7 +18,7 @@ from typing import get_args
 
 import numpy as np
 
-from papermind.db import Database
+from papermind.db import SqlDatabase
 from papermind.domain import ChunkKind, SectionKind
 from papermind.library.ann import UsearchAnn, ann_available
 from papermind.library.chunk_store import ALL_PAPERS, ChunkStore
@@ -35,7 +35,7 @@ CHUNK_KINDS: tuple[str, ...] = get_args(ChunkKind)
 class EmbeddingCache:
     """Embeddings by (model, content hash); computes only what is missing, in batches."""
 
-    def __init__(self, db: Database, embedder: Embedder, batch_size: int = 16) -> None:
+    def __init__(self, db: SqlDatabase, embedder: Embedder, batch_size: int = 16) -> None:
         self.db = db
         self.embedder = embedder
         self.batch_size = batch_size
@@ -126,7 +126,7 @@ class VectorIndex:
     papers and for small libraries; an HNSW index (``library.ann``) library-wide once there
     are ``ann_min_rows`` vectors (None: never)."""
 
-    def __init__(self, db: Database, store: ChunkStore, model: str, dim: int, *,
+    def __init__(self, db: SqlDatabase, store: ChunkStore, model: str, dim: int, *,
                  ann_min_rows: int | None = None) -> None:
         self.db = db
         self.store = store

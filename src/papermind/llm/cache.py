@@ -12,11 +12,11 @@ import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from langchain_core.messages import BaseMessage
 
-from papermind.db import Database
+from papermind.db import SqlDatabase
 
 MIGRATIONS = [
     """
@@ -31,6 +31,7 @@ MIGRATIONS = [
     );
     """,
 ]
+PG_MIGRATIONS = [MIGRATIONS[0].replace("REAL", "DOUBLE PRECISION")]
 
 
 @dataclass(frozen=True)
@@ -55,12 +56,24 @@ def cache_key(*, endpoint: str, model: str, messages: Sequence[BaseMessage],
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
+class CacheStore(Protocol):
+    """The response-cache port (``ResponseCache`` keeps it in the library database, on
+    either engine)."""
+
+    def get(self, key: str) -> CachedAnswer | None: ...
+
+    def put(self, key: str, *, endpoint: str, model: str, payload: Any, tokens_in: int,
+            tokens_out: int) -> None: ...
+
+    def clear(self) -> int: ...
+
+
 class ResponseCache:
     """Get / put answers by key in the library db."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: SqlDatabase) -> None:
         self.db = db
-        db.migrate("llm_cache", MIGRATIONS)
+        db.migrate("llm_cache", {"sqlite": MIGRATIONS, "postgres": PG_MIGRATIONS})
 
     def get(self, key: str) -> CachedAnswer | None:
         rows = self.db.query(
@@ -73,11 +86,14 @@ class ResponseCache:
     def put(self, key: str, *, endpoint: str, model: str, payload: Any, tokens_in: int,
             tokens_out: int) -> None:
         self.db.execute(
-            "INSERT OR REPLACE INTO llm_cache(key, endpoint, model, payload, tokens_in,"
-            " tokens_out, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO llm_cache(key, endpoint, model, payload, tokens_in, tokens_out,"
+            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET"
+            " endpoint = excluded.endpoint, model = excluded.model, payload = excluded.payload,"
+            " tokens_in = excluded.tokens_in, tokens_out = excluded.tokens_out,"
+            " created_at = excluded.created_at",
             (key, endpoint, model, json.dumps(payload, ensure_ascii=False), tokens_in,
              tokens_out, time.time()))
 
     def clear(self) -> int:
         """Delete every cached answer; returns how many there were."""
-        return self.db.execute("DELETE FROM llm_cache").rowcount
+        return int(self.db.execute("DELETE FROM llm_cache").rowcount)

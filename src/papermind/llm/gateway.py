@@ -19,7 +19,7 @@ from langchain_core.messages import BaseMessage, convert_to_messages
 from pydantic import BaseModel
 
 from papermind.config import EndpointSettings, LLMSettings
-from papermind.db import Database
+from papermind.db import SqlDatabase
 from papermind.errors import BudgetExceededError, ConfigError, ProviderError, StructuredOutputError
 from papermind.llm.cache import ResponseCache, cache_key
 from papermind.llm.endpoints import ChatBackend, ChatReply, ChatRequest, SchemaSpec
@@ -267,7 +267,7 @@ class Gateway:
                                                   "calls": used.calls})
 
 
-def build_gateway(settings: LLMSettings, *, db: Database | None = None,
+def build_gateway(settings: LLMSettings, *, db: SqlDatabase | None = None,
                   backends: Mapping[str, ChatBackend] | None = None,
                   factory: BackendFactory | None = None,
                   local_model: str | None = None) -> Gateway:

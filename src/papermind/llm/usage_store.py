@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 
-from papermind.db import Database
+from papermind.db import SqlDatabase
 from papermind.llm.usage import CallRecord
 
 COMPONENT = "llm_calls"
@@ -34,14 +34,17 @@ MIGRATIONS = [
     CREATE INDEX llm_calls_by_job ON llm_calls(job_id, id);
     """,
 ]
+PG_MIGRATIONS = [MIGRATIONS[0].replace("INTEGER PRIMARY KEY AUTOINCREMENT",
+                                       "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY")
+                 .replace("REAL", "DOUBLE PRECISION")]
 
 
 class CallStore:
     """Durable call records of jobs (calls outside a job are not stored)."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: SqlDatabase) -> None:
         self.db = db
-        db.migrate(COMPONENT, MIGRATIONS)
+        db.migrate(COMPONENT, {"sqlite": MIGRATIONS, "postgres": PG_MIGRATIONS})
 
     def add(self, record: CallRecord) -> None:
         if record.job_id is None:

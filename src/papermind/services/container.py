@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from papermind.config import Settings
-from papermind.db import Database
+from papermind.db import SqlDatabase, open_database
 from papermind.domain import Paper
 from papermind.library.papers import PaperRecord, PaperRepository
 from papermind.services.library import FileParser, Indexer, LibraryService
@@ -47,9 +47,10 @@ class Container:
         self.settings = settings
 
     @cached_property
-    def db(self) -> Database:
-        """The library's SQLite file under the home folder (created on first use)."""
-        return Database(self.settings.db_path)
+    def db(self) -> SqlDatabase:
+        """The library database ``storage.url`` names: by default the SQLite file under the
+        home folder (created on first use), else PostgreSQL. The one place that opens it."""
+        return open_database(self.settings.storage_url)
 
     @cached_property
     def papers(self) -> PaperRepository:

@@ -7,7 +7,7 @@ import json
 import time
 from typing import Any
 
-from papermind.db import Database
+from papermind.db import SqlDatabase
 from papermind.domain.job import FINISHED, Job, JobEvent, JobRequest, JobStatus
 from papermind.errors import NotFoundError
 
@@ -38,6 +38,7 @@ MIGRATIONS = [
     );
     """,
 ]
+PG_MIGRATIONS = [MIGRATIONS[0].replace("REAL", "DOUBLE PRECISION")]
 
 
 def request_key(request: JobRequest) -> str:
@@ -49,9 +50,9 @@ def request_key(request: JobRequest) -> str:
 class JobStore:
     """CRUD for jobs and their events."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: SqlDatabase) -> None:
         self.db = db
-        db.migrate("jobs", MIGRATIONS)
+        db.migrate("jobs", {"sqlite": MIGRATIONS, "postgres": PG_MIGRATIONS})
 
     def create_or_get_active(self, job_id: str, request: JobRequest) -> tuple[Job, bool]:
         """A new queued job, or the unfinished job with the same request (created=False)."""

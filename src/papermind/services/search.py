@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from papermind.config import SearchSettings, Settings
-from papermind.db import Database
+from papermind.db import SqlDatabase
 from papermind.domain import Paper, SearchHit, SearchMode, SectionKind
 from papermind.errors import ConfigError
 from papermind.library.embedders import (
@@ -47,7 +47,7 @@ def build_embedder(search: SearchSettings) -> Embedder | None:
                       hint="use 'e5', 'minilm', 'openai', 'hashing' or 'none'")
 
 
-def build_reranker(settings: Settings, db: Database | None = None,
+def build_reranker(settings: Settings, db: SqlDatabase | None = None,
                    gateway: Callable[[], Gateway] | None = None) -> Reranker | None:
     """A cross-encoder when one is configured, else the LLM reranker when enabled (on the
     process's gateway when ``gateway`` gives it, so limits, cache and usage are shared)."""
@@ -65,7 +65,7 @@ def build_reranker(settings: Settings, db: Database | None = None,
     return None
 
 
-def build_search_index(settings: Settings, db: Database,
+def build_search_index(settings: Settings, db: SqlDatabase,
                        gateway: Callable[[], Gateway] | None = None) -> SearchIndex:
     search = settings.search
     options = SearchOptions(

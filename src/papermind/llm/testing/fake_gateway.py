@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from papermind.config import EndpointSettings, LLMSettings
-from papermind.db import Database
+from papermind.db import SqlDatabase
 from papermind.llm.cache import ResponseCache
 from papermind.llm.endpoints import ChatBackend, LangChainBackend
 from papermind.llm.gateway import Gateway, _Shared, default_factory
@@ -34,7 +34,7 @@ class FakeGateway(Gateway):
 
 
 def fake_gateway(script: dict[str, Iterable[Any]] | None = None, *,
-                 settings: LLMSettings | None = None, db: Database | None = None,
+                 settings: LLMSettings | None = None, db: SqlDatabase | None = None,
                  **overrides: Any) -> FakeGateway:
     """A real Gateway (validation, retries, usage, budgets, cache if ``db``) over a fake model.
 

@@ -9,13 +9,79 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
+from typing import Any, Protocol
+
+DIALECT = "sqlite"
+Migrations = Sequence[str] | Mapping[str, Sequence[str]]
+"""A component's migration scripts: one list (SQLite only), or one list per dialect
+(``{"sqlite": [...], "postgres": [...]}``); step N of each list is the same change."""
+
+
+def steps_for(migrations: Migrations, dialect: str) -> Sequence[str]:
+    """The scripts of ``dialect`` (a plain list is SQLite's)."""
+    if isinstance(migrations, Mapping):
+        if dialect not in migrations:
+            raise ValueError(f"no {dialect} migrations for this component")
+        return migrations[dialect]
+    if dialect != DIALECT:
+        raise ValueError(f"this component has SQLite migrations only, not {dialect}")
+    return migrations
+
+
+class SqlDatabase(Protocol):
+    """The library database port: SQLite (``Database``) or PostgreSQL (``db.postgres.PgDatabase``).
+
+    Statements use ``?`` placeholders and the SQL both engines share (``ON CONFLICT``,
+    window functions, ``rowid`` as an explicit column on PostgreSQL); rows read by position
+    or by column name. Components that need engine-specific SQL branch on ``dialect``.
+    """
+
+    @property
+    def dialect(self) -> str: ...
+
+    @property
+    def path(self) -> Path | str | None:
+        """The SQLite file (``None`` on PostgreSQL): files kept beside the library use it."""
+
+    @property
+    def conn(self) -> Any:
+        """The connection (``execute`` / ``executemany`` with ``?`` placeholders)."""
+
+    def transaction(self) -> AbstractContextManager[Any]: ...
+
+    def execute(self, sql: str, params: Sequence[object] = ()) -> Any: ...
+
+    def query(self, sql: str, params: Sequence[object] = ()) -> list[Any]: ...
+
+    def has_tables(self, names: Sequence[str]) -> bool: ...
+
+    def migrate(self, component: str, steps: Migrations) -> int: ...
+
+    def close(self) -> None: ...
+
+
+def open_database(url: str) -> SqlDatabase:
+    """The library database ``url`` names: ``sqlite:///<path>`` (``sqlite:////abs/path``
+    for an absolute one) or ``postgresql://...``. Only the composition root calls this."""
+    from papermind.errors import ConfigError
+
+    if url.startswith("sqlite:///"):
+        return Database(url[len("sqlite:///"):])
+    if url.startswith(("postgresql://", "postgres://")):
+        from papermind.db.postgres import PgDatabase
+
+        return PgDatabase(url)
+    raise ConfigError(f"unsupported storage.url {url.split('://')[0]!r}",
+                      hint="use sqlite:///<path> or postgresql://user@host:port/database")
 
 
 class Database:
     """A thread-safe handle on the library's SQLite file (WAL mode)."""
+
+    dialect = DIALECT
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path) if str(path) != ":memory:" else path
@@ -78,8 +144,14 @@ class Database:
         row = self.query("SELECT version FROM schema_migrations WHERE component = ?", (component,))
         return int(row[0]["version"]) if row else 0
 
-    def migrate(self, component: str, steps: Sequence[str]) -> int:
+    def has_tables(self, names: Sequence[str]) -> bool:
+        rows = self.query("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN"
+                          f" ({','.join('?' * len(names))})", list(names))
+        return int(rows[0][0]) == len(set(names))
+
+    def migrate(self, component: str, steps: Migrations) -> int:
         """Apply ``steps[version:]`` for ``component``; returns the new version."""
+        steps = steps_for(steps, DIALECT)
         with self._lock:
             current = self.version(component)
             for number, script in enumerate(steps[current:], start=current + 1):

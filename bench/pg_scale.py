@@ -1,0 +1,251 @@
+"""Library-wide search at scale on both storage backends: PostgreSQL (tsvector BM25, pgvector
+HNSW) next to SQLite (FTS5, usearch HNSW): p50/p95 per mode and the ANN's recall@10.
+
+    .venv/bin/python bench/pg_scale.py [--size 100000] [--queries 100] [--pg URL]
+
+Chunks: 50 per paper, text = 3-7 sentences drawn from the shared corpora (as in
+bench/search_latency.py). Vectors: 384-dim unit vectors around 2,000 centres with noise 0.03
+(as in bench/ann_scale.py: embedding-like, not real embeddings). A query is a real question
+(QASPER / PubMedQA) for BM25 plus a perturbed held-out clustered vector for dense search.
+Both libraries are bulk-loaded with the same rows, then searched through ``SearchIndex`` (the
+real code path; ``ann_min_rows`` 20,000). Recall@10 = overlap of the library-wide ANN top 10
+with exact search. Without ``--pg`` a pgserver (PostgreSQL 16 + pgvector) is started in a
+temporary folder. CPU: this process's, and the PostgreSQL server processes' (psutil).
+"""
+
+from __future__ import annotations
+
+import os
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[_var] = "1"
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import random  # noqa: E402
+import statistics  # noqa: E402
+import sys  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+from collections import Counter  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "src"), str(ROOT / "bench")]
+
+from ann_scale import clustered  # noqa: E402
+from search_latency import PER_PAPER, SECTIONS, questions, sentences  # noqa: E402
+
+from papermind.db import Database, SqlDatabase, open_database  # noqa: E402
+from papermind.library.chunk_store import WORD  # noqa: E402
+from papermind.library.pg_search import TERM_FREQUENCIES  # noqa: E402
+from papermind.library.query import analyse  # noqa: E402
+from papermind.library.search import SearchIndex, SearchOptions  # noqa: E402
+from papermind.library.vectors import VectorIndex  # noqa: E402
+
+DIM = 384
+MODEL = "clustered-384"
+
+
+class ScriptedEmbedder:
+    """Query text -> its assigned clustered vector (documents are bulk-loaded)."""
+
+    name = MODEL
+    dim = DIM
+
+    def __init__(self, vectors: dict[str, np.ndarray]) -> None:
+        self.vectors = {analyse(q.strip()).dense_text: v for q, v in vectors.items()}
+
+    def embed_documents(self, texts: list[str]) -> np.ndarray:
+        raise AssertionError("documents are bulk-loaded")
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self.vectors[text]
+
+
+def corpus(size: int, seed: int) -> tuple[list[tuple], np.ndarray, dict[str, np.ndarray]]:
+    """(rows, vectors, query -> vector): rows are (chunk_id, paper_id, kind, section_kind,
+    section json, year, text, anchors json, content_hash, body)."""
+    rng, nrng = random.Random(seed), np.random.default_rng(seed)
+    pool = [s.replace("\x00", "") for s in sentences()]
+    rows = []
+    for i in range(size):
+        paper, n = divmod(i, PER_PAPER)
+        title, kind = SECTIONS[n * len(SECTIONS) // PER_PAPER]
+        text = " ".join(rng.choices(pool, k=rng.randint(3, 7)))
+        pid = f"{paper:064x}"
+        rows.append((f"{pid}:{n}", pid, "content", kind, json.dumps([title]), 2000 + paper % 25,
+                     text, json.dumps([{"paper_id": pid, "page": 1 + n // 5, "line_start": 1,
+                                        "line_end": 9}]), f"{pid}{n:04d}", f"{title}\n{text}"))
+    centres = nrng.standard_normal((2000, DIM)).astype(np.float32)
+    centres /= np.linalg.norm(centres, axis=1, keepdims=True)
+    asked = list(dict.fromkeys(questions()))
+    probes = clustered(len(asked), nrng, centres)
+    return rows, clustered(size, nrng, centres), dict(zip(asked, probes, strict=True))
+
+
+def load_sqlite(db: Database, rows: list[tuple], matrix: np.ndarray) -> float:
+    SearchIndex(db, None)
+    started = time.perf_counter()
+    df: Counter[str] = Counter()
+    with db.transaction() as conn:
+        conn.executemany("INSERT INTO search_chunks VALUES (?,?,?,?,?,?,?,?,?,?)",
+                         [(i + 1, *r[:9]) for i, r in enumerate(rows)])
+        conn.executemany("INSERT INTO search_fts(rowid, body) VALUES (?, ?)",
+                         [(i + 1, r[9]) for i, r in enumerate(rows)])
+        conn.executemany("INSERT INTO search_embeddings VALUES (?,?,?,?)",
+                         [(MODEL, r[8], DIM, v.astype(np.float16).tobytes())
+                          for r, v in zip(rows, matrix, strict=True)])
+        for r in rows:
+            df.update(set(WORD.findall(r[9].lower())))
+        conn.executemany("INSERT INTO search_terms VALUES (?, ?)", df.items())
+        conn.execute("INSERT INTO search_changes(paper_id) VALUES ('*')")
+    return time.perf_counter() - started
+
+
+def load_pg(db: SqlDatabase, rows: list[tuple], matrix: np.ndarray) -> float:
+    SearchIndex(db, None)
+    raw = db.conn.raw
+    started = time.perf_counter()
+    df: Counter[str] = Counter(w for r in rows for w in set(WORD.findall(r[9].lower())))
+    with raw.transaction():
+        raw.execute("CREATE TEMP TABLE staging (chunk_id text, paper_id text, kind text,"
+                    " section_kind text, section text, year int, text text, anchors text,"
+                    " content_hash text, body text) ON COMMIT DROP")
+        with raw.cursor().copy("COPY staging FROM STDIN") as copy:
+            for r in rows:
+                copy.write_row(r)
+        raw.execute("INSERT INTO search_chunks(chunk_id, paper_id, kind, section_kind, section,"
+                    " year, text, anchors, content_hash, body_tf, body_len) SELECT chunk_id,"
+                    " paper_id, kind, section_kind, section, year, text, anchors, content_hash,"
+                    f" {TERM_FREQUENCIES.replace('?', 'body')}, array_length("
+                    "regexp_split_to_array(trim(body), '[^[:alnum:]]+'), 1) FROM staging")
+        raw.execute("INSERT INTO search_lexemes SELECT grp, lexeme, COUNT(*) FROM search_chunks,"
+                    " jsonb_object_keys(body_tf) AS lexeme GROUP BY grp, lexeme")
+        raw.execute("UPDATE search_stats AS s SET chunks = c.n, tokens = c.t FROM (SELECT grp,"
+                    " COUNT(*) AS n, SUM(body_len) AS t FROM search_chunks GROUP BY grp) AS c"
+                    " WHERE s.grp = c.grp")
+        with raw.cursor().copy("COPY search_terms FROM STDIN") as copy:
+            for term, n in df.items():
+                copy.write_row((term, n))
+        with raw.cursor().copy("COPY search_embeddings FROM STDIN WITH (FORMAT BINARY)") as copy:
+            copy.set_types(["text", "text", "int4", "vector"])
+            for r, v in zip(rows, matrix, strict=True):
+                copy.write_row((MODEL, r[8], DIM, v))
+    raw.execute("ANALYZE")
+    return time.perf_counter() - started
+
+
+def server_cpu(pids: list[int]) -> float:
+    import psutil
+
+    total = 0.0
+    for pid in pids:
+        try:
+            proc = psutil.Process(pid)
+            for p in [proc, *proc.children(recursive=True)]:
+                times = p.cpu_times()
+                total += times.user + times.system
+        except psutil.Error:
+            continue
+    return total
+
+
+def measure(index: SearchIndex, queries: list[str], pids: list[int]) -> dict[str, str]:
+    out = {}
+    for mode in ("bm25", "dense", "hybrid"):
+        wall, cpu = [], []
+        server = server_cpu(pids)
+        for q in queries:
+            t, c = time.perf_counter(), time.process_time()
+            index.search(q, mode=mode, k=10)  # type: ignore[arg-type]
+            wall.append(1000 * (time.perf_counter() - t))
+            cpu.append(1000 * (time.process_time() - c))
+        server_ms = 1000 * (server_cpu(pids) - server) / len(queries)
+        out[mode] = (f"{pct(wall, 50):.1f} / {pct(wall, 95):.1f} (cpu {pct(cpu, 50):.1f}"
+                     + (f", server cpu {server_ms:.1f} mean" if pids else "") + ")")
+    return out
+
+
+def recall(index: SearchIndex, exact: object, vectors: list[np.ndarray]) -> float:
+    found = []
+    for v in vectors:
+        ann = {r for r, _ in index.vectors.search(v, 10)}
+        truth = {r for r, _ in exact.search(v, 10)}  # type: ignore[attr-defined]
+        found.append(len(ann & truth) / 10)
+    return statistics.mean(found)
+
+
+def pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def start_pgserver() -> tuple[str, list[int]]:
+    import pgserver
+
+    server = pgserver.get_server(Path(tempfile.mkdtemp(prefix="pg-scale-")), cleanup_mode="delete")
+    start_pgserver.handle = server  # type: ignore[attr-defined]
+    return server.get_uri(), [int(server.get_pid() or 0)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--size", type=int, default=100_000)
+    parser.add_argument("--queries", type=int, default=100)
+    parser.add_argument("--ann-min-rows", type=int, default=20_000)
+    parser.add_argument("--backends", default="postgres,sqlite")
+    parser.add_argument("--pg", default="", help="postgresql:// URL of an empty database")
+    parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "pg_scale.md"))
+    args = parser.parse_args()
+    rows, matrix, probes = corpus(args.size, 0)
+    queries = list(probes)[:args.queries]
+    embedder = ScriptedEmbedder(probes)
+    options = SearchOptions(ann_min_rows=args.ann_min_rows)
+    url, pids = (args.pg, []) if args.pg else start_pgserver()
+    report = [f"# Search at scale, both backends (bench/pg_scale.py)\n\nCommand: `.venv/bin/"
+              f"python {' '.join(sys.argv)}`; {args.size:,} chunks, {len(queries)} queries, "
+              f"load average {os.getloadavg()[0]:.1f} at the start.\n",
+              "| backend | load s | index build s | bm25 ms p50 / p95 | dense ms p50 / p95 |"
+              " hybrid ms p50 / p95 | ANN recall@10 |", "|---|---|---|---|---|---|---|"]
+    with tempfile.TemporaryDirectory() as tmp:
+        for backend in args.backends.split(","):
+            db = open_database(url) if backend == "postgres" else Database(Path(tmp) / "l.db")
+            print(f"{backend}: loading", file=sys.stderr, flush=True)
+            loaded = (load_pg if backend == "postgres" else load_sqlite)(db, rows, matrix)
+            if backend == "postgres":
+                db.execute("SET maintenance_work_mem = '1GB'")
+            index = SearchIndex(db, embedder, options=options)  # type: ignore[arg-type]
+            print(f"{backend}: building the ANN index", file=sys.stderr, flush=True)
+            started = time.perf_counter()
+            index.search(queries[0], mode="dense", k=10)  # builds HNSW (usearch) / opens it
+            built = time.perf_counter() - started
+            timing = measure(index, queries, pids if backend == "postgres" else [])
+            exact = index.vectors if backend == "postgres" else VectorIndex(
+                db, index.store, MODEL, DIM, ann_min_rows=None)  # type: ignore[arg-type]
+            if backend == "postgres":
+                exact = _Exact(index.vectors)
+            found = recall(index, exact, [probes[q] for q in queries])
+            report.append(f"| {backend} | {loaded:.0f} | {built:.0f} | {timing['bm25']} |"
+                          f" {timing['dense']} | {timing['hybrid']} | {found:.3f} |")
+            print(report[-1], file=sys.stderr, flush=True)
+            db.close()
+    text = "\n".join(report) + "\n"
+    print(text)
+    Path(args.out).write_text(text)
+
+
+class _Exact:
+    """PgVectorIndex's exact search under the DenseIndex name ``search``."""
+
+    def __init__(self, vectors: object) -> None:
+        self.vectors = vectors
+
+    def search(self, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
+        return self.vectors.exact(vector, k)  # type: ignore[attr-defined,no-any-return]
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,131 @@
+"""The storage port: what services and search need from a library backend.
+
+One ``SqlDatabase`` (``papermind.db``: SQLite, the embedded default; ``papermind.db.postgres``:
+PostgreSQL + pgvector, for scale) is opened by the container from ``storage.url``; every
+store below is built on it, so one transaction spans them all ("nothing half-stored").
+
+=====================  =================================  ==================================
+port                   SQLite                             PostgreSQL
+=====================  =================================  ==================================
+``PaperStore``         ``papers.PaperRepository`` (the same class; files content-addressed
+                       on disk either way), ``catalog.Catalog``, ``labels.LabelStore``,
+                       ``import_log.ImportLog``: portable SQL, migrations per dialect
+``ChunkRows``          ``chunk_store.ChunkStore``         ``pg_search.PgChunkStore``
+``LexicalIndex``       ``fulltext.FullTextIndex`` (FTS5)  ``pg_search.PgFullText`` (tsvector)
+``EmbeddingStore``     ``vectors.EmbeddingCache``         ``pg_vectors.PgEmbeddingCache``
+``DenseIndex``         ``vectors.VectorIndex`` (numpy +   ``pg_vectors.PgVectorIndex``
+                       usearch HNSW file)                 (pgvector HNSW)
+``llm.cache.CacheStore``  ``llm.cache.ResponseCache`` (portable SQL)
+=====================  =================================  ==================================
+
+Jobs, job events and workflow checkpoints are the services' (``services.job_store`` and the
+checkpointers), on the same ``SqlDatabase``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from papermind.db import SqlDatabase
+from papermind.domain import Chunk
+from papermind.library.chunk_store import ChunkStore, StoredChunk
+from papermind.library.embedders import Embedder
+from papermind.library.fulltext import FullTextIndex, SearchFilters
+from papermind.library.papers import PaperStore
+from papermind.library.segmenter import Segmenter
+from papermind.library.vectors import EmbeddingCache, EmbedProgress, VectorIndex
+
+__all__ = ["ChunkRows", "DenseIndex", "EmbeddingStore", "LexicalIndex", "PaperStore",
+           "SearchBackend", "search_backend"]
+
+
+class ChunkRows(Protocol):
+    """Chunk rows of the indexed papers (row ids are the search's keys)."""
+
+    def replace_paper(self, paper_id: str, chunks: Sequence[Chunk],
+                      bodies: Sequence[str]) -> None: ...
+
+    def remove_paper(self, paper_id: str) -> None: ...
+
+    def clear(self) -> None: ...
+
+    def unembedded(self, model: str,
+                   paper_ids: Sequence[str] | None = None) -> list[tuple[str, str, str]]: ...
+
+    def touch(self, paper_ids: Iterable[str]) -> None: ...
+
+    def fetch(self, rows: Iterable[int]) -> dict[int, StoredChunk]: ...
+
+    def section_kinds(self, rows: Sequence[int]) -> dict[int, str]: ...
+
+    def count(self) -> int: ...
+
+
+class LexicalIndex(Protocol):
+    """Ranked BM25 over the chunk rows; scores positive, higher is better. ``segmenter``
+    splits CJK text the way the index stored it (``library.segmenter``)."""
+
+    segmenter: Segmenter
+
+    def search(self, terms: Sequence[str], k: int,
+               filters: SearchFilters = ...) -> list[tuple[int, float]]: ...
+
+
+class EmbeddingStore(Protocol):
+    """Embeddings by (model, content hash), computed once."""
+
+    embedder: Embedder
+    batch_size: int
+
+    def ensure(self, items: Sequence[tuple[str, str]],
+               progress: EmbedProgress | None = None) -> int: ...
+
+    def store(self, hashes: Sequence[str], vectors: np.ndarray) -> None: ...
+
+
+class DenseIndex(Protocol):
+    """Top-k cosine over the embedded chunk rows."""
+
+    def search(self, query: np.ndarray, k: int,
+               filters: SearchFilters = ...) -> list[tuple[int, float]]: ...
+
+    def invalidate(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class SearchBackend:
+    """The search stores of one database."""
+
+    db: SqlDatabase
+    chunks: ChunkRows
+    fulltext: LexicalIndex
+
+    def embeddings(self, embedder: Embedder) -> EmbeddingStore:
+        if self.db.dialect == "postgres":
+            from papermind.library.pg_vectors import PgEmbeddingCache
+
+            return PgEmbeddingCache(self.db, embedder)
+        return EmbeddingCache(self.db, embedder)
+
+    def vectors(self, model: str, dim: int, *, ann_min_rows: int | None) -> DenseIndex:
+        if self.db.dialect == "postgres":
+            from papermind.library.pg_vectors import PgVectorIndex
+
+            return PgVectorIndex(self.db, model, dim, ann_min_rows=ann_min_rows)
+        assert isinstance(self.chunks, ChunkStore)
+        return VectorIndex(self.db, self.chunks, model, dim, ann_min_rows=ann_min_rows)
+
+
+def search_backend(db: SqlDatabase) -> SearchBackend:
+    """The search stores that match ``db``'s engine (tables migrated on first use)."""
+    if db.dialect == "postgres":
+        from papermind.library.pg_search import PgChunkStore, PgFullText
+
+        pg_store = PgChunkStore(db)
+        return SearchBackend(db, pg_store, PgFullText(db, pg_store))
+    store = ChunkStore(db)
+    return SearchBackend(db, store, FullTextIndex(db, store))
