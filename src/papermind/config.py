@@ -44,6 +44,9 @@ class SearchSettings(BaseModel):
     rerank: bool = Field(default=False, description="use the LLM reranker when a model is configured")
     default_k: int = Field(default=10, description="results returned when --k is not given")
     enhance_queries: bool = Field(default=True, description="keywords + expansions for BM25")
+    cjk_segmenter: Literal["jieba", "bigram", "none"] = Field(
+        default="bigram", description="Chinese/Japanese BM25 tokens: character 'bigram's, "
+        "'jieba' words (extra 'zh') or 'none' (whole runs); changing it needs `papermind reindex`")
     section_priors: bool = Field(
         default=False, description="favour sections a question targets (measured: hurt QASPER)")
     candidates: int = Field(default=50, description="hits taken from each mode before fusion")
@@ -183,6 +186,9 @@ class Settings(BaseSettings):
                                       extra="ignore")
 
     home: Path = Field(default=Path("~/.papermind"), description="library folder")
+    language: str = Field(default="auto", description="language of explanations, comments, "
+                          "questions and answers: 'en', 'zh', ... or 'auto' (the question's "
+                          "language for QA, English otherwise); quotes stay verbatim")
     ingest: IngestSettings = Field(default_factory=IngestSettings)
     search: SearchSettings = Field(default_factory=SearchSettings)
     llm: LLMSettings = Field(default_factory=LLMSettings)

@@ -62,3 +62,19 @@ def test_the_paper_vocabulary_decides_all_caps_title_hyphens() -> None:
     assert text == "ADAPTIVE FEATURE BALANCING FOR LOW-DIMENSIONAL MODELS"
     text, _ = join_lines(_lines("a low-", "dimensional space"), vocab)
     assert text == "a low-dimensional space"  # lower case would otherwise be joined as 'lowdimensional'
+
+
+def test_chinese_lines_join_without_a_space_and_latin_ones_with_one() -> None:
+    text, segments = join_lines(_lines("本文提出了一种基于注意", "力机制的 BERT 模型，在", "GLUE 上",
+                                       "results on", "the benchmark"))
+    assert text == "本文提出了一种基于注意力机制的 BERT 模型,在GLUE 上results on the benchmark"
+    for seg in segments:  # the offset map still points at exact line spans
+        assert text[seg.start:seg.end] == _lines(
+            "本文提出了一种基于注意", "力机制的 BERT 模型，在", "GLUE 上", "results on",
+            "the benchmark")[seg.line - 1].text[seg.line_start:seg.line_end]
+
+
+def test_full_width_forms_fold_one_character_for_one() -> None:
+    raw = "准确率为９５.３％（见表１）"
+    assert clean_line(raw) == "准确率为95.3%(见表1)"
+    assert len(clean_line(raw)) == len(raw)

@@ -13,6 +13,7 @@ from rich.markup import escape
 
 from papermind.cli.context import container, state, wants_json
 from papermind.cli.filters import CollectionFilter, TagFilter, selected_papers
+from papermind.cli.options import Lang
 
 if TYPE_CHECKING:  # the workflow stack is imported when the command runs, not for --help
     from papermind.domain.answer import QAReport
@@ -33,6 +34,7 @@ def ask(
     out: Annotated[Path | None, typer.Option(
         "--out", help="Folder for report.json, report.md and report.html "
                       "(default: <home>/reports/<job id>).")] = None,
+    lang: Lang = None,
 ) -> None:
     """Answer a question from your papers; every sentence cites text found in the papers
     (page and line) that supports it, or the answer says the evidence is insufficient."""
@@ -43,7 +45,7 @@ def ask(
         run = asyncio.run(ask_question(
             container(ctx), question, deep=deep, out_dir=out,
             paper_ids=selected_papers(ctx, paper, tag, collection, newest_only=True) or (),
-            progress=_progress(cli.err, status.update)))
+            progress=_progress(cli.err, status.update), language=lang))
     for path in run.files:
         cli.err.print(f"wrote {path}", highlight=False)
     if wants_json(ctx, as_json):

@@ -12,6 +12,10 @@ ReportJsonFlag = Annotated[bool, typer.Option("--json", help="Print the report a
 PaperId = Annotated[str, typer.Argument(metavar="ID", help="Paper id, or any unique prefix of it.")]
 PaperToAdd = Annotated[str, typer.Argument(
     metavar="PAPER", help="Library id (or unique prefix), or a .pdf/.txt/.md file to add first.")]
+Lang = Annotated[str | None, typer.Option(
+    "--lang", help="Language of the report's explanations, comments and answers: en, zh, ... "
+                   "or auto (the question's language for QA, else English); quotes stay "
+                   "verbatim. Default: the 'language' setting.")]
 OutDir = Annotated[Path | None, typer.Option(
     "--out", help="Folder for report.json, report.md and report.html "
                   "(default: <home>/reports/<job id>).")]

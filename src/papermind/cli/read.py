@@ -12,7 +12,7 @@ from rich.markup import escape
 from rich.status import Status
 
 from papermind.cli.context import container, state, wants_json
-from papermind.cli.options import OutDir, PaperToAdd, ReportJsonFlag
+from papermind.cli.options import Lang, OutDir, PaperToAdd, ReportJsonFlag
 from papermind.errors import BudgetExceededError, ProviderError
 
 if TYPE_CHECKING:  # the workflow stack is imported when the command runs, not for --help
@@ -28,6 +28,7 @@ def read(
     out: OutDir = None,
     job: Annotated[str | None, typer.Option(
         "--job", help="Job id: resume that job where it stopped (default: a new job).")] = None,
+    lang: Lang = None,
 ) -> None:
     """Deep-read a paper: method, math steps and experiments, each point checked against the
     paper's text (page and line), one rewrite when credibility is low, then deep questions."""
@@ -39,7 +40,7 @@ def read(
     try:
         with cli.err.status("starting deep reading...") as status:
             run = asyncio.run(read_paper(container(ctx), paper, job_id=job_id, out_dir=out,
-                                         progress=_progress(cli.err, status)))
+                                         progress=_progress(cli.err, status), language=lang))
     except (ProviderError, BudgetExceededError):
         cli.err.print(f"job {job_id} stopped; completed steps are saved. Resume with: "
                       f"papermind read {paper} --job {job_id}", highlight=False)

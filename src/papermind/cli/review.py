@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 
 from papermind.cli.context import container, state, wants_json
-from papermind.cli.options import OutDir, PaperToAdd, ReportJsonFlag
+from papermind.cli.options import Lang, OutDir, PaperToAdd, ReportJsonFlag
 
 if TYPE_CHECKING:  # the workflow stack is imported when the command runs, not for --help
     from papermind.domain.review import ReviewReport
@@ -29,6 +29,7 @@ def review(
                             "meta-reviewer (small budgets).")] = "full",
     signoff: Annotated[bool, typer.Option(
         "--signoff", help="Ask for a human sign-off before the run ends.")] = False,
+    lang: Lang = None,
 ) -> None:
     """Pre-review a paper with a panel of agents; every comment cites page and line, with
     whether code found those lines and whether they support it.
@@ -45,9 +46,10 @@ def review(
     panel: Reviewers = "full" if reviewers == "full" else "minimal"
     with cli.err.status("starting the review panel..."):
         run = asyncio.run(review_paper(container(ctx), paper, reviewers=panel, out_dir=out,
-                                       progress=_progress(cli.err), signoff=signoff or None))
+                                       progress=_progress(cli.err), signoff=signoff or None,
+                                       language=lang))
     if run.status == "interrupted":
-        run = _sign_off(ctx, run, panel, out)
+        run = _sign_off(ctx, run, panel, out, lang)
     for path in run.files:
         cli.err.print(f"wrote {path}")
     if wants_json(ctx, as_json):
@@ -56,7 +58,8 @@ def review(
         _print_summary(cli.console, run)
 
 
-def _sign_off(ctx: typer.Context, run: ReviewRun, panel: Reviewers, out: Path | None) -> ReviewRun:
+def _sign_off(ctx: typer.Context, run: ReviewRun, panel: Reviewers, out: Path | None,
+              lang: str | None) -> ReviewRun:
     cli = state(ctx)
     cli.err.print(f"recommendation: [bold]{run.report.recommendation}[/]; "
                   f"scores {[(s.name or s.reviewer, s.final) for s in run.report.scores]}")
@@ -67,7 +70,7 @@ def _sign_off(ctx: typer.Context, run: ReviewRun, panel: Reviewers, out: Path | 
     return asyncio.run(review_paper(container(ctx), run.report.paper_id, reviewers=panel,
                                     job_id=run.job_id, out_dir=out, signoff=True,
                                     resume={"approved": approved, "note": note},
-                                    progress=_progress(cli.err)))
+                                    progress=_progress(cli.err), language=lang))
 
 
 def _progress(err: Console) -> ProgressCallback:

@@ -122,6 +122,8 @@ class QAReport(Frozen):
     question: str
     paper_ids: list[str] = Field(default_factory=list, description="scope; empty = whole library")
     title: str = ""
+    language: str = Field(default="en", description="language of the report's own text "
+                          "(ISO 639-1); quotes keep the paper's language")
     status: AnswerStatus
     sentences: list[AnswerSentence] = Field(default_factory=list)
     dropped: list[AnswerSentence] = Field(

@@ -34,6 +34,9 @@ class JobRequest(Frozen):
     paper_ids: list[str] = Field(default_factory=list, max_length=1000,
                                  description="question: limit to papers")
     reviewers: Literal["minimal", "full"] = Field(default="full", description="review panel size")
+    language: str | None = Field(
+        default=None, max_length=16, pattern=r"^(auto|[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*)$",
+        description="language of the report's free text, e.g. 'zh' (null: the setting)")
 
     @field_validator("paper_id", "question")
     @classmethod

@@ -163,6 +163,8 @@ class ReadingReport(Frozen):
     job_id: str = ""
     paper_id: str
     title: str = ""
+    language: str = Field(default="en", description="language of the report's own text "
+                          "(ISO 639-1); quotes keep the paper's language")
     demo_quality: bool = False
     models: dict[str, str] = Field(default_factory=dict, description="role -> model")
     usage: ReportUsage = Field(default_factory=ReportUsage)

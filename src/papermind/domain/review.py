@@ -240,6 +240,8 @@ class ReviewReport(Frozen):
     kind: Literal["review"] = "review"
     paper_id: str
     title: str
+    language: str = Field(default="en", description="language of the report's own text "
+                          "(ISO 639-1); quotes keep the paper's language")
     disclaimer: str = DISCLAIMER
     demo_quality: bool = False
     panel: list[str] = Field(default_factory=list, description="panel roles, in table order")

@@ -28,6 +28,7 @@ from papermind.grounding.numbers import number_supported, swapped_numbers
 from papermind.grounding.polarity import polarity_issues
 from papermind.grounding.restating import Restatement, restatements
 from papermind.grounding.text import compact, fold, norm_token, norm_words, numbers_in
+from papermind.i18n.scripts import squeeze_cjk_spaces
 
 METRICS = (
     "accuracy", "precision", "recall", "f1", "f-score", "f-measure", "auc", "auroc", "auprc",
@@ -43,7 +44,7 @@ _STRUCTURE = re.compile(r"\b(?:Tab(?:le|\.)|Fig(?:ure|\.)?|Sections?|Sec\.|Appen
                         r"Equations?|Eqs?\.|Eqn\.?)\s*\(?[A-Z]?\d+(?:[.\-]\d+)*\)?|\u00a7\s*\d+(?:\.\d+)*",
                         re.IGNORECASE)
 _AUTHOR_YEAR = re.compile(r"(?:et al\.?|[A-Z][a-z]+),?\s*\(?(?:19|20)\d{2}[a-z]?\)?")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[])")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[])|(?<=[\u3002\uff01\uff1f])\s*")
 _NAMED = re.compile(r"(?<![\w.\-])[A-Za-z][\w\-@]*[A-Za-z0-9]")
 _CAPITALISED = re.compile(r"(?<![.!?:]\s)(?<!^)(?<![\w\-])([A-Z][a-z]{2,}(?:-[A-Za-z]+)?)\b")
 
@@ -78,7 +79,7 @@ def check_claim(claim: str, evidence: Evidence, paper: Paper) -> list[Failure]:
 
 def sentence_window(around: str, evidence: str) -> str:
     """The sentences of ``around`` that hold the evidence, with one sentence either side."""
-    flat = " ".join(around.split())
+    flat = squeeze_cjk_spaces(" ".join(around.split()))
     head = " ".join(evidence.split()[:6])
     at = flat.find(head) if head else -1
     if at < 0:

@@ -10,14 +10,13 @@ by a hyphen at a line end is one token. Three views share the token list:
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
 from papermind.domain import Anchor, Box, Line, Paper
-from papermind.grounding.text import norm_token
+from papermind.grounding.text import norm_token, word_spans
+from papermind.i18n.scripts import squeeze_cjk_spaces
 
-_WORD = re.compile(r"\S+")
 _LINE_END_HYPHENS = ("-", "\u00ad", "\u2010", "\u2011", "\ufffe")
 
 
@@ -91,7 +90,8 @@ class FlowIndex:
 
     def span_text(self, first: int, last: int) -> str:
         """The paper's text from token ``first`` to ``last`` (line breaks joined)."""
-        return " ".join(_display(self.raw[self.tokens[first].start:self.tokens[last].end]).split())
+        text = " ".join(_display(self.raw[self.tokens[first].start:self.tokens[last].end]).split())
+        return squeeze_cjk_spaces(text)  # a line break inside Chinese text is no space
 
     def anchor(self, first: int, last: int) -> Anchor:
         """Anchor covering tokens ``first``..``last`` with the boxes of the lines involved."""
@@ -119,7 +119,7 @@ def _display(raw: str) -> str:
 
 
 def _word_spans(text: str) -> list[tuple[int, int]]:
-    return [m.span() for m in _WORD.finditer(text)]
+    return word_spans(text)
 
 
 def _ends_hyphenated(word: str) -> bool:

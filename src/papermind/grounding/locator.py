@@ -23,7 +23,7 @@ from __future__ import annotations
 from papermind.domain import Evidence, MatchMethod, Paper, Support
 from papermind.grounding.alignment import Match, fuzzy_match
 from papermind.grounding.index import FlowIndex
-from papermind.grounding.text import norm_token, split_ellipsis, strip_quote_marks
+from papermind.grounding.text import norm_token, split_ellipsis, strip_quote_marks, words
 
 DEFAULT_MIN_SCORE = 0.75
 MAX_ELLIPSIS_GAP = 150
@@ -97,14 +97,14 @@ class QuoteLocator:
         chain = [head]
         for part in parts:
             start = chain[-1].last + 1
-            nxt = self.match(part, start, start + MAX_ELLIPSIS_GAP + 2 * len(part.split()))
+            nxt = self.match(part, start, start + MAX_ELLIPSIS_GAP + 2 * len(words(part)))
             if nxt is None:
                 return None, part
             chain.append(nxt)
         return chain, ""
 
     def _exact(self, text: str, after: int, end: int) -> Match | None:
-        needle = " ".join(text.split())
+        needle = " ".join(words(text))
         idx = self.index
         limit = idx.flat_starts[end] if end < len(idx.tokens) else len(idx.flat)
         pos = idx.flat.find(needle, idx.flat_starts[after], limit) if needle else -1
@@ -119,7 +119,7 @@ class QuoteLocator:
         return _certain(first, last, "exact", len(found) > 1)
 
     def _normalized(self, text: str, after: int, end: int) -> Match | None:
-        needle = "".join(key for key in (norm_token(w) for w in text.split()) if key)
+        needle = "".join(key for key in (norm_token(w) for w in words(text)) if key)
         idx = self.index
         limit = idx.compact_starts[end] if end < len(idx.tokens) else len(idx.compact)
         pos = idx.compact.find(needle, idx.compact_starts[after], limit) if needle else -1
@@ -135,7 +135,7 @@ class QuoteLocator:
         return _certain(first, last, "normalized", len(found) > 1)
 
     def _fuzzy(self, text: str, after: int, end: int) -> Match | None:
-        pairs = [(w, k) for w, k in ((w, norm_token(w)) for w in text.split()) if k]
+        pairs = [(w, k) for w, k in ((w, norm_token(w)) for w in words(text)) if k]
         match = fuzzy_match(self.index, [w for w, _ in pairs], [k for _, k in pairs], after, end)
         if match is None or match.score < self.min_score:
             return None

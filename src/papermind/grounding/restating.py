@@ -19,12 +19,13 @@ from papermind.grounding.edits import projected
 from papermind.grounding.numbers import NUMERIC
 from papermind.grounding.polarity import NEGATIONS, direction
 from papermind.grounding.text import norm_token, norm_words
+from papermind.i18n.scripts import is_cjk
 
 MIN_COVERAGE = 0.7
 """Share of a claim sentence's content words the aligned window must hold."""
 MIN_CONTENT = 2
 """Content words a claim sentence needs before it can be aligned at all."""
-SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[A-Z(\[\"'])")
+SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[A-Z(\[\"'])|(?<=[\u3002\uff01\uff1f\uff1b])\s*")
 _OPENER = re.compile(r"\W*([A-Z][a-z]{2,}(?:-[A-Za-z]+)?)\b")
 _FUNCTION = frozenset({
     "a", "an", "the", "of", "in", "on", "at", "to", "for", "from", "by", "with", "and", "or",
@@ -59,7 +60,8 @@ def content_keys(words: list[str]) -> set[str]:
     stands for any number, a comparison word for its axis: 'higher' and 'lower' are one)."""
     keys = set()
     for w in words:
-        if w in _FUNCTION or w in NEGATIONS or (len(w) < 3 and not any(c.isdigit() for c in w)):
+        short = len(w) < 3 and not any(c.isdigit() for c in w) and not is_cjk(w[:1])
+        if w in _FUNCTION or w in NEGATIONS or short:  # a Chinese character is a content unit
             continue
         axis = direction(w)
         keys.add("~number" if NUMERIC.fullmatch(w) else f"~{axis[0]}" if axis

@@ -103,8 +103,21 @@ def _reference_lines(flat: Sequence[FlowLine], headings: Sequence[Heading]) -> l
                 if later.level <= head.level or later.kind == "appendix":
                     end = later.index
                     break
-            return list(range(head.index + 1, end))
+            return list(range(head.index + 1, _bigger_text_starts(flat, head.index + 1, end)))
     return []
+
+
+def _bigger_text_starts(flat: Sequence[FlowLine], start: int, end: int) -> int:
+    """Where three lines in a row are set over 1 pt bigger than the list's usual size (author
+    biographies after a journal's references), else ``end``."""
+    sizes = sorted(line.size for line in flat[start:min(end, start + 40)] if line.box is not None)
+    if not sizes:
+        return end
+    usual = sizes[len(sizes) // 2]
+    for i in range(start, end - 2):
+        if all(flat[j].box is not None and flat[j].size > usual + 1.0 for j in range(i, i + 3)):
+            return i
+    return end
 
 
 def _build_references(lines: Sequence[FlowLine]) -> tuple[list[Reference], list[str]]:

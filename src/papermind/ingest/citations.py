@@ -8,10 +8,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from papermind.domain.paper import Reference
+from papermind.i18n.scripts import has_cjk
 
 _NUMERIC = re.compile(r"\[(\s*\d{1,3}(?:\s*[-–,;]\s*\d{1,3})*\s*)\]")
-_NAME = r"[A-Z][A-Za-z\u00C0-\u024F'`´\-]+(?:\s(?:van|von|de|der|den|da|del|la|le)\s[A-Z][\w\-]+)?"
-_AUTHORS = rf"{_NAME}(?:\s+et\s+al\.?|\s*(?:and|&)\s*{_NAME}|(?:,\s*{_NAME})+,?\s*(?:and|&)\s*{_NAME})?"
+_NAME = (r"(?:[A-Z][A-Za-z\u00C0-\u024F'`´\-]+(?:\s(?:van|von|de|der|den|da|del|la|le)\s[A-Z][\w\-]+)?"
+         r"|[\u4e00-\u9fff]{2,4}?)")  # a Chinese name: '张三' in '（张三等, 2020）'
+_AUTHORS = (rf"{_NAME}(?:\s+et\s+al\.?|等人?|\s*(?:and|&|和|与)\s*{_NAME}"
+            rf"|(?:,\s*{_NAME})+,?\s*(?:and|&)\s*{_NAME})?")
 _YEAR = r"(?:19|20)\d\d[a-z]?"
 _PAREN = re.compile(r"\(([^()]{4,400}?(?:19|20)\d\d[a-z]?[^()]{0,40})\)")
 _NARRATIVE = re.compile(rf"({_AUTHORS})\s*\(\s*((?:{_YEAR})(?:\s*[,;]\s*{_YEAR})*)\s*[,;)]")
@@ -57,7 +60,8 @@ class Resolver:
         return keys if all(k in self._numeric for k in keys) else []
 
     def author_year(self, authors: str, year: str) -> str | None:
-        name = _fold(authors.split()[0]) if authors.split() else ""
+        first = re.split(r"\s+|等|和|与", authors.strip())[0]
+        name = _fold(first)
         plain, suffix = year[:4], year[4:]
         candidates = self._by_name.get((name, plain), [])
         if not candidates:
@@ -96,6 +100,8 @@ def find_markers(text: str, resolver: Resolver) -> list[Marker]:
     for match in _NARRATIVE.finditer(text):
         years = re.split(r"\s*[,;]\s*", match.group(2))
         keys, skipped = _resolve(match.group(1), years, resolver)
+        if not keys and has_cjk(match.group(1)):
+            continue  # '方法(2020)': Chinese text before a year is a name only when it resolves
         start = match.start() + skipped
         end = text.find(")", match.end(2)) + 1 or match.end()
         found.append(Marker(start, end, text[start:end], "author_year", keys))

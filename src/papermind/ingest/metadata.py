@@ -6,6 +6,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from papermind.i18n.scripts import has_cjk
 from papermind.ingest.layout import FlowLine
 from papermind.ingest.normalize import Vocabulary, join_lines
 
@@ -18,6 +19,8 @@ _AFFILIATION = re.compile(
 )
 _NOT_TITLE = re.compile(r"^(arxiv|preprint|proceedings|journal|vol\.|published|under review|"
                         r"accepted|to appear|copyright|workshop|conference)", re.IGNORECASE)
+# a thesis cover's genre line ('中山大学硕士学位论文', '博士学位论文'): a label, not the title
+_GENRE_LABEL = re.compile(r"^\S{0,16}(学位论文|毕业论文|博士论文|硕士论文|毕业设计)$")
 _MARKERS = re.compile(r"[\d∗*†‡§¶#,☯◦]+$")
 _TITLE_MARKS = re.compile(r"[\s∗*†‡§¶]+$")
 _ABSTRACT_INLINE = re.compile(r"^abstract\s*[-—–:.]\s*", re.IGNORECASE)
@@ -46,12 +49,15 @@ def _continues_title(line: FlowLine, start: FlowLine, above: FlowLine) -> bool:
         bool(line.font) and line.font == start.font and _size(line) >= 0.7 * _size(start))
     if not same or line.bold != start.bold:
         return False
+    if has_cjk(start.text) and not has_cjk(line.text):
+        return False  # a Chinese title followed by its English translation
     return not (line.box and above.box and line.box[1] - above.box[3] > line.height)
 
 
 def _title_candidates(lines: Sequence[FlowLine], limit: int) -> list[int]:
     first_page = [i for i in range(limit) if lines[i].page == lines[0].page]
     usable = [i for i in first_page if len(lines[i].text) > 3 and not _NOT_TITLE.match(lines[i].text)
+              and not _GENRE_LABEL.match(lines[i].text.replace(" ", ""))
               and sum(ch.isalpha() for ch in lines[i].text) >= 4]
     if not usable:
         return []

@@ -12,6 +12,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from papermind.domain.paper import Segment
+from papermind.i18n.scripts import is_cjk_or_punctuation
 from papermind.ingest.layout import FlowLine
 
 _DROP = dict.fromkeys(
@@ -108,8 +109,14 @@ def _compound_break(prev: str, nxt: str) -> bool:
     return len(prev) >= 2 and prev.endswith("-") and prev[-2].isalpha() and nxt[:1].isalpha()
 
 
+def _no_space(prev: str, nxt: str) -> bool:
+    """Chinese and Japanese lines join without a space (a break between two characters)."""
+    return is_cjk_or_punctuation(prev[-1:]) or is_cjk_or_punctuation(nxt[:1])
+
+
 def join_lines(lines: Sequence[FlowLine], vocab: Vocabulary | None = None) -> tuple[str, list[Segment]]:
-    """Block text and its exact offset map; line-end hyphens of split words are removed."""
+    """Block text and its exact offset map; line-end hyphens of split words are removed, and
+    no space is put between lines where either side of the break is Chinese or Japanese."""
     parts: list[str] = []
     segments: list[Segment] = []
     pos = 0
@@ -120,7 +127,7 @@ def join_lines(lines: Sequence[FlowLine], vocab: Vocabulary | None = None) -> tu
         end = len(text)
         nxt = lines[i + 1].text if i + 1 < len(lines) else ""
         joined = _dehyphenate(text, nxt, vocab)
-        glued = not joined and _compound_break(text, nxt)
+        glued = not joined and (_compound_break(text, nxt) or _no_space(text, nxt))
         if joined:
             end -= 1
         segments.append(Segment(start=pos, end=pos + end, page=line.page, line=line.n,

@@ -7,6 +7,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from papermind.domain.paper import SectionKind
+from papermind.i18n.scripts import squeeze_cjk_spaces
+from papermind.ingest.cjk_headings import (
+    KIND_WORDS,
+    CjkHeading,
+    heading_styled,
+    parse_cjk_heading,
+    style_twins,
+    unnumbered_kind,
+)
 from papermind.ingest.layout import FlowLine
 from papermind.ingest.outline import (
     FontEvidence,
@@ -32,6 +41,7 @@ _KINDS: list[tuple[str, SectionKind]] = [
     ("summary", "conclusion"), ("future work", "conclusion"), ("references", "references"),
     ("bibliography", "references"), ("literature cited", "references"),
     ("appendix", "appendix"), ("supplementary", "appendix"), ("acknowledg", "acknowledgements"),
+    *KIND_WORDS,
 ]
 _UNNUMBERED = {
     "abstract", "introduction", "related work", "background", "references", "bibliography",
@@ -111,14 +121,20 @@ def _title_case(title: str) -> bool:
     return len(words) >= 2 and all(w[0].isupper() for w in words)
 
 
-def classify(line: FlowLine, evidence: FontEvidence, in_appendix: bool) -> Heading | None:
-    """A Heading when ``line`` reads as one; index is filled in by the caller."""
+def classify(line: FlowLine, evidence: FontEvidence, in_appendix: bool,
+             short: bool = False) -> Heading | None:
+    """A Heading when ``line`` reads as one; index is filled in by the caller. ``short``: the
+    line is a short one that starts a block (a Chinese subsection in body font may be one)."""
     text = line.text.strip()
     if line.heading_level:
         return _markup_heading(text.lstrip("#").strip(), line.heading_level)
     bare = text.rstrip(":.").strip()
     if bare.lower() in _UNNUMBERED and (evidence.emphasised(line) or bare.isupper()):
         return Heading(0, bare, None, 1, section_kind(bare))
+    if (kind := unnumbered_kind(bare)) is not None and heading_styled(line, evidence):
+        return Heading(0, squeeze_cjk_spaces(bare), None, 1, kind)
+    if (cjk := parse_cjk_heading(text)) is not None:
+        return _cjk(cjk, line, evidence, short)
     match = _NUMBERED.match(text)
     if not match:
         return None
@@ -135,6 +151,21 @@ def classify(line: FlowLine, evidence: FontEvidence, in_appendix: bool) -> Headi
         return None
     level = number.count(".") + 1
     return Heading(0, title.rstrip("."), number, level, section_kind(title), run_in=run_in)
+
+
+def _cjk(parsed: CjkHeading, line: FlowLine, evidence: FontEvidence,
+         short: bool) -> Heading | None:
+    """A Chinese-form heading when its font stands out (or it is a short dotted-number line
+    that starts a block: some journals set subsections in body font) and its title reads
+    as one. Numbered ones must still continue the outline."""
+    title = parsed.title
+    plain = short and parsed.number is not None and "." in parsed.number and len(title) <= 24
+    if not (heading_styled(line, evidence) or plain) or len(title) > 60 or fragment_title(title):
+        return None
+    if re.search(r"[,，。;；]", title) or title.endswith(("、", ":", "：")):
+        return None  # a sentence, not a heading
+    return Heading(0, title, parsed.number, parsed.level, section_kind(title),
+                   checked=parsed.number is None)
 
 
 def _ieee(line: FlowLine, evidence: FontEvidence, state: _IeeeState) -> Heading | None:
@@ -213,15 +244,25 @@ def _candidate(lines: Sequence[FlowLine], i: int, outline: _Outline) -> Heading 
         if heading is not None:
             heading.extra = [i + 1]
             return heading
-    heading = _single(line, outline)
+    heading = _single(line, outline, _short_block_start(lines, i))
     if heading and heading.number and not heading.run_in and _list_item(lines, i, outline.evidence):
         return None
     return heading
 
 
-def _single(line: FlowLine, outline: _Outline) -> Heading | None:
+def _single(line: FlowLine, outline: _Outline, short: bool = False) -> Heading | None:
     heading = _ieee(line, outline.evidence, outline.ieee) if line.box is not None else None
-    return heading or classify(line, outline.evidence, outline.in_appendix)
+    return heading or classify(line, outline.evidence, outline.in_appendix, short)
+
+
+def _short_block_start(lines: Sequence[FlowLine], i: int) -> bool:
+    """A line that starts a block and is under 70% as wide as the line after it, or is a
+    block of its own (the next line starts one too)."""
+    line, nxt = lines[i], lines[i + 1] if i + 1 < len(lines) else None
+    if nxt is None or line.box is None or nxt.box is None or nxt.page != line.page:
+        return False
+    width, next_width = line.box[2] - line.box[0], nxt.box[2] - nxt.box[0]
+    return line.starts_block and (width < 0.7 * next_width or nxt.starts_block)
 
 
 def _list_item(lines: Sequence[FlowLine], i: int, evidence: FontEvidence) -> bool:
@@ -256,4 +297,12 @@ def find_headings(lines: Sequence[FlowLine], body_size: float,
         taken.update(heading.extra)
         outline.in_appendix = outline.in_appendix or heading.kind in ("references", "appendix")
         found.append(heading)
-    return found
+    return _with_style_twins(lines, found, outline.evidence)
+
+
+def _with_style_twins(lines: Sequence[FlowLine], found: list[Heading],
+                      evidence: FontEvidence) -> list[Heading]:
+    """``found`` plus the Chinese lines set like a numbered Chinese heading (``style_twins``)."""
+    twins = [Heading(i, text, None, level, section_kind(text)) for i, text, level in
+             style_twins(lines, found, evidence.body_size, lambda i: _shares_row(lines, i))]
+    return sorted([*found, *twins], key=lambda h: h.index)

@@ -8,7 +8,9 @@ from dataclasses import dataclass
 
 from papermind.db import SqlDatabase
 from papermind.domain import ChunkKind, SectionKind
+from papermind.i18n.scripts import has_cjk
 from papermind.library.chunk_store import CONTENT_FTS, REFERENCE_FTS, ChunkStore
+from papermind.library.segmenter import Segmenter
 
 _FTS_TERM = re.compile(r"[^\W_]+", re.UNICODE)
 _RANGE_QUERY_MAX_PAPERS = 16
@@ -60,14 +62,17 @@ class FullTextIndex:
     matches inside FTS5 without a join per matching row; a paper filter becomes a rowid range.
     """
 
-    def __init__(self, db: SqlDatabase, store: ChunkStore) -> None:
+    def __init__(self, db: SqlDatabase, store: ChunkStore,
+                 segmenter: Segmenter | None = None) -> None:
         self.db = db
         self.store = store
+        self.segmenter = segmenter or Segmenter()
         self.postings_budget = POSTINGS_BUDGET
 
     def search(self, terms: Sequence[str], k: int,
                filters: SearchFilters = NO_FILTERS) -> list[tuple[int, float]]:
-        """Top ``k`` (row, score) for an OR of ``terms``."""
+        """Top ``k`` (row, score) for an OR of ``terms`` (CJK terms segmented as indexed)."""
+        terms = self.segmenter_terms(terms)
         ranges: list[tuple[int, int] | None] = [None]
         if filters.paper_ids and len(filters.paper_ids) <= _RANGE_QUERY_MAX_PAPERS:
             ranges = list(self.store.paper_ranges(filters.paper_ids))
@@ -81,6 +86,13 @@ class FullTextIndex:
             for rows in ranges:
                 hits += self._query(table, expression, k, filters, rows)
         return sorted(hits, key=lambda h: -h[1])[:k]
+
+    def segmenter_terms(self, terms: Sequence[str]) -> list[str]:
+        """``terms`` with each Chinese/Japanese term replaced by its index tokens."""
+        out: list[str] = []
+        for term in terms:
+            out.extend(self.segmenter.query_terms(term) if has_cjk(term) else [term])
+        return out
 
     def prune(self, terms: Sequence[str]) -> list[str]:
         """The rarest words whose postings fit the budget (at least one word).

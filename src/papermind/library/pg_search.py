@@ -168,7 +168,8 @@ class PgFullText(FullTextIndex):
 
     def search(self, terms: Sequence[str], k: int,
                filters: SearchFilters = NO_FILTERS) -> list[tuple[int, float]]:
-        """Top ``k`` (row, score) for an OR of ``terms``."""
+        """Top ``k`` (row, score) for an OR of ``terms`` (CJK terms segmented as indexed)."""
+        terms = self.segmenter_terms(terms)
         words = list(dict.fromkeys(w.lower() for t in terms for w in _TOKEN.findall(t)))
         if not words or k <= 0:
             return []

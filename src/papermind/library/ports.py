@@ -36,6 +36,7 @@ from papermind.library.chunk_store import ChunkStore, StoredChunk
 from papermind.library.embedders import Embedder
 from papermind.library.fulltext import FullTextIndex, SearchFilters
 from papermind.library.papers import PaperStore
+from papermind.library.segmenter import Segmenter
 from papermind.library.vectors import EmbeddingCache, EmbedProgress, VectorIndex
 
 __all__ = ["ChunkRows", "DenseIndex", "EmbeddingStore", "LexicalIndex", "PaperStore",
@@ -65,7 +66,10 @@ class ChunkRows(Protocol):
 
 
 class LexicalIndex(Protocol):
-    """Ranked BM25 over the chunk rows; scores positive, higher is better."""
+    """Ranked BM25 over the chunk rows; scores positive, higher is better. ``segmenter``
+    splits CJK text the way the index stored it (``library.segmenter``)."""
+
+    segmenter: Segmenter
 
     def search(self, terms: Sequence[str], k: int,
                filters: SearchFilters = ...) -> list[tuple[int, float]]: ...

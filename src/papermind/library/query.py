@@ -12,8 +12,11 @@ import re
 from dataclasses import dataclass, field
 
 from papermind.domain import SectionKind
+from papermind.i18n.glossary import english_terms
+from papermind.i18n.scripts import CJK_LETTERS, has_cjk
 
-WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-+.]*[A-Za-z0-9+]|[A-Za-z0-9]")
+WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-+.]*[A-Za-z0-9+]|[A-Za-z0-9]"
+                  f"|[{CJK_LETTERS}]+")  # CJK runs: the full-text index segments them
 
 _STOP_TEXT = """
 a about above after again against all also am an and any are aren't as at be because been
@@ -82,6 +85,7 @@ def analyse(query: str) -> QueryPlan:
     expanded = list(keywords)
     for word in keywords:
         expanded.extend(_EXPANSIONS.get(word.lower(), ()))
+    expanded += english_terms(query) if has_cjk(query) else []  # bilingual terms for BM25
     prior: dict[SectionKind, float] = dict(_DEFAULT_PRIOR)
     for pattern, boosts in _PRIORS:
         if pattern.search(query):

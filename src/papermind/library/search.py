@@ -21,6 +21,7 @@ from papermind.library.fulltext import SearchFilters
 from papermind.library.ports import DenseIndex, search_backend
 from papermind.library.query import QueryPlan, analyse, plain_plan
 from papermind.library.rerank import Reranker
+from papermind.library.segmenter import Segmenter, SegmenterMode
 from papermind.library.vectors import EmbedProgress
 
 MODES: tuple[SearchMode, ...] = ("bm25", "dense", "hybrid")
@@ -39,6 +40,8 @@ class SearchOptions:
     enhance_queries: bool = True
     section_priors: bool = False
     rerank_depth: int = 20
+    cjk_segmenter: SegmenterMode = "bigram"
+    """How Chinese/Japanese text is split into BM25 tokens (bench/zh_search.py)."""
     ann_min_rows: int | None = 20_000
     """Library-wide dense search uses the HNSW index from this many vectors (None: never)."""
     relevance_floor: float | None = None
@@ -61,7 +64,9 @@ class SearchIndex:
         self.progress = progress
         self.backend = search_backend(db)
         self.store = self.backend.chunks
+        self.segmenter = Segmenter(options.cjk_segmenter)
         self.fulltext = self.backend.fulltext
+        self.fulltext.segmenter = self.segmenter  # CJK tokens, the same for every backend
         self.cache = self.backend.embeddings(embedder) if embedder is not None else None
         self._vectors: DenseIndex | None = None
         self._recent: dict[str, np.ndarray] = {}
@@ -76,7 +81,7 @@ class SearchIndex:
         dense search covers them once ``embed_pending`` has given them vectors.
         """
         chunks, bodies = self._prepare(paper) if embed else self._chunks(paper)
-        self.store.replace_paper(paper.id, chunks, bodies)
+        self.store.replace_paper(paper.id, chunks, self._fts_bodies(bodies))
 
     def embed_pending(self, paper_ids: Sequence[str] | None = None,
                       progress: EmbedProgress | None = None) -> int:
@@ -102,6 +107,10 @@ class SearchIndex:
         chunks = chunk_paper(paper, self.options.chunk_tokens)
         return chunks, [index_text(c) for c in chunks]
 
+    def _fts_bodies(self, bodies: Sequence[str]) -> list[str]:
+        """What BM25 indexes: the embedded text with CJK runs split into tokens."""
+        return [self.segmenter.index_text(body) for body in bodies]
+
     def _prepare(self, paper: Paper) -> tuple[list[Chunk], list[str]]:
         """Chunk ``paper`` and make sure every chunk's embedding is cached."""
         chunks, bodies = self._chunks(paper)
@@ -124,7 +133,7 @@ class SearchIndex:
         with self.db.transaction():
             self.store.clear()
             for paper_id, chunks, bodies in prepared:
-                self.store.replace_paper(paper_id, chunks, bodies)
+                self.store.replace_paper(paper_id, chunks, self._fts_bodies(bodies))
         return len(prepared), self.embedded - before
 
     # -- searching --------------------------------------------------------------------

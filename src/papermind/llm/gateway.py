@@ -23,6 +23,7 @@ from papermind.db import SqlDatabase
 from papermind.errors import BudgetExceededError, ConfigError, ProviderError, StructuredOutputError
 from papermind.llm.cache import ResponseCache, cache_key
 from papermind.llm.endpoints import ChatBackend, ChatReply, ChatRequest, SchemaSpec
+from papermind.llm.prompts import with_output_language
 from papermind.llm.resilience import (
     EndpointFailed,
     EndpointLimiter,
@@ -95,11 +96,16 @@ class Gateway:
         self._shared = shared
         self.job_id = job_id
         self.token_budget = token_budget
+        self.language = "en"
+        """Output language of free text (the prompts' language rule); quotes stay verbatim."""
 
-    def bind(self, *, job_id: str | None = None, token_budget: int | None = None) -> Gateway:
-        """A view whose calls count toward ``job_id`` and stop past ``token_budget`` tokens."""
+    def bind(self, *, job_id: str | None = None, token_budget: int | None = None,
+             language: str | None = None) -> Gateway:
+        """A view whose calls count toward ``job_id``, stop past ``token_budget`` tokens and
+        ask for free text in ``language`` (None: this view's language)."""
         view = copy.copy(self)
         view.job_id = job_id
+        view.language = language or self.language
         view.token_budget = token_budget if token_budget is not None else (
             self._shared.settings.job_token_budget if job_id is not None else None)
         return view
@@ -140,7 +146,7 @@ class Gateway:
                     schema: type[BaseModel] | None) -> Any:
         resolved = self.resolve(role)
         self._check_budget(before=True)
-        msgs = list(convert_to_messages(messages))
+        msgs = with_output_language(list(convert_to_messages(messages)), self.language)
         spec = schema_spec(schema) if schema is not None else None
         key = self._key(resolved, msgs, spec)
         started = time.perf_counter()

@@ -16,6 +16,7 @@ from pathlib import Path
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from papermind.errors import ConfigError
+from papermind.i18n import language_name
 
 _PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 _SECTION = re.compile(r"^#{1,3}\s*(system|user)\s*$", re.IGNORECASE | re.MULTILINE)
@@ -88,6 +89,31 @@ def _sections(text: str, name: str) -> dict[str, str]:
 
 def _fill(template: str, values: dict[str, object]) -> str:
     return _PLACEHOLDER.sub(lambda m: str(values[m.group(1)]), template)
+
+
+def language_instruction(language: str) -> str:
+    """The one output-language rule every prompt gets (empty for English): free text in the
+    reader's language, quotes verbatim in the paper's, fixed values as specified."""
+    if language in ("", "en"):
+        return ""
+    name = language_name(language)
+    return (f"Output language: write every explanation, summary, comment, question, answer and "
+            f"reason in {name}. Never translate a quote: copy quotes exactly as the paper "
+            "writes them, in the paper's own language. Keep line ids, JSON keys and the values "
+            "of fixed fields (verdicts such as supported / not_enough / contradicted, kinds, "
+            "levels, scores) exactly as specified, in English. Search queries for the paper "
+            "library go in the papers' language (English when unsure).")
+
+
+def with_output_language(messages: list[BaseMessage], language: str) -> list[BaseMessage]:
+    """``messages`` with the language rule appended to the system message (one is added
+    in front when there is none)."""
+    rule = language_instruction(language)
+    if not rule:
+        return messages
+    if messages and isinstance(messages[0], SystemMessage):
+        return [SystemMessage(f"{messages[0].content}\n\n{rule}"), *messages[1:]]
+    return [SystemMessage(rule), *messages]
 
 
 def fence_untrusted(text: str, label: str = "PAPER") -> str:

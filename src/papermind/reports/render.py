@@ -14,6 +14,7 @@ from jinja2 import Environment
 from markupsafe import Markup, escape
 
 from papermind.domain import Evidence
+from papermind.i18n import translator
 from papermind.reports.citations import (
     EvidenceLike,
     as_evidence,
@@ -88,14 +89,16 @@ def html(item: EvidenceLike, *, details: bool = True) -> Markup:
 
 def install(env: Environment) -> Environment:
     """Add the filters ``evidence_html``, ``evidence_md``, ``evidence_text``,
-    ``evidence_status``, ``evidence_class``, ``evidence_where``, ``page_href`` and the global
-    ``evidence_json`` to ``env`` (templates then render evidence the one way)."""
+    ``evidence_status``, ``evidence_class``, ``evidence_where``, ``page_href`` and the globals
+    ``evidence_json`` and ``translator`` (a report's own strings in its language) to ``env``
+    (templates then render evidence the one way)."""
     filters: dict[str, Any] = {
         "evidence_html": html, "evidence_md": markdown, "evidence_text": text,
         "evidence_status": status_label, "evidence_class": status_class,
         "evidence_where": where, "page_href": page_href}
     env.filters.update(filters)
     env.globals["evidence_json"] = evidence_json
+    env.globals["translator"] = translator
     return env
 
 

@@ -28,7 +28,8 @@ def workflow_runners(container: Container, gateway: Gateway | None = None) -> di
         from papermind.services.reading import read_paper
 
         run = await read_paper(container, job.request.paper_id or "", job_id=job.id,
-                               progress=progress, gateway=gateway)
+                               progress=progress, gateway=gateway,
+                               language=job.request.language)
         return JobOutcome(usage=_usage(run.report))
 
     async def review(job: Job, progress: ProgressCallback) -> JobOutcome:
@@ -36,7 +37,8 @@ def workflow_runners(container: Container, gateway: Gateway | None = None) -> di
 
         run = await review_paper(container, job.request.paper_id or "",
                                  reviewers=job.request.reviewers, job_id=job.id,
-                                 progress=progress, gateway=gateway, signoff=False)
+                                 progress=progress, gateway=gateway, signoff=False,
+                                 language=job.request.language)
         return JobOutcome(usage=_usage(run.report))
 
     async def question(job: Job, progress: ProgressCallback) -> JobOutcome:
@@ -44,7 +46,8 @@ def workflow_runners(container: Container, gateway: Gateway | None = None) -> di
 
         run = await ask_question(container, job.request.question or "", deep=job.request.deep,
                                  paper_ids=job.request.paper_ids, job_id=job.id,
-                                 progress=progress, gateway=gateway)
+                                 progress=progress, gateway=gateway,
+                                 language=job.request.language)
         return JobOutcome(usage=_usage(run.report))
 
     return {"reading": reading, "review": review, "question": question}

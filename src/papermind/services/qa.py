@@ -21,6 +21,7 @@ from papermind.domain import Paper
 from papermind.domain.answer import QAKind, QAReport
 from papermind.errors import InputError
 from papermind.llm import Gateway
+from papermind.services.language import output_language
 from papermind.services.report_files import write_reports
 from papermind.services.runner import run_graph
 from papermind.services.workflow_runs import (
@@ -72,6 +73,8 @@ class QAParts:
     reranker: Reranker | None = None
     web_search: WebSearch | None = None
     catalog: list[CatalogEntry] = field(default_factory=list)
+    language: str = "auto"
+    """The 'language' setting: answers in it, or in the question's language for 'auto'."""
 
 
 @dataclass
@@ -96,27 +99,30 @@ def qa_parts(container: Container, gateway: Gateway | None = None) -> QAParts:
                    grounder=container.grounder, workflows=settings.workflows,
                    token_budget=settings.llm.job_token_budget,
                    resolve_id=container.papers.resolve, newest_year=max(years, default=None),
-                   catalog=[CatalogEntry(r.id, r.title, r.year, r.source_name) for r in records])
+                   catalog=[CatalogEntry(r.id, r.title, r.year, r.source_name) for r in records],
+                   language=settings.language)
 
 
 async def ask_question(container: Container, question: str, *, deep: bool = False,
                        paper_ids: Sequence[str] = (), job_id: str | None = None,
                        out_dir: Path | None = None, progress: ProgressCallback | None = None,
-                       gateway: Gateway | None = None) -> QARun:
+                       gateway: Gateway | None = None, language: str | None = None) -> QARun:
     """The whole use case: answer (or resume job ``job_id``), write report.json/.md/.html
-    to ``out_dir`` (default ``<home>/reports/<job id>/``)."""
+    to ``out_dir`` (default ``<home>/reports/<job id>/``); answer in ``language`` (default
+    the 'language' setting; 'auto' = the question's language)."""
     job = job_id or uuid.uuid4().hex
     async with container.checkpointer() as saver:
         report = await answer_question(qa_parts(container, gateway), question, deep=deep,
                                        paper_ids=paper_ids, job_id=job, progress=progress,
-                                       checkpointer=saver)
+                                       checkpointer=saver, language=language)
     return QARun(report, job, write_reports(report, report_folder(container, job, out_dir)))
 
 
 async def answer_question(parts: QAParts, question: str, *,
                           checkpointer: BaseCheckpointSaver[Any], deep: bool = False,
                           paper_ids: Sequence[str] = (), job_id: str | None = None,
-                          progress: ProgressCallback | None = None) -> QAReport:
+                          progress: ProgressCallback | None = None,
+                          language: str | None = None) -> QAReport:
     """Answer ``question`` (deep: plan and loop; else single pass) and return the report.
 
     A job id that already has a checkpoint in ``checkpointer`` resumes where it stopped,
@@ -129,7 +135,8 @@ async def answer_question(parts: QAParts, question: str, *,
         raise InputError(f"the question is longer than {MAX_QUESTION_CHARS} characters")
     scope = list(dict.fromkeys(parts.resolve_id(p) for p in paper_ids))
     job_id = job_id or uuid.uuid4().hex
-    gateway = parts.gateway.bind(job_id=job_id, token_budget=parts.token_budget)
+    lang = output_language(language, parts.language, question)
+    gateway = parts.gateway.bind(job_id=job_id, token_budget=parts.token_budget, language=lang)
     kind: QAKind = "deep_qa" if deep else "cited_qa"
     context = _context(parts, gateway)
     graph = build_deep_graph() if deep else build_cited_graph()
@@ -140,7 +147,7 @@ async def answer_question(parts: QAParts, question: str, *,
     return assemble_report(result.state, kind=kind, question=question, paper_ids=scope,
                            title=title, demo_quality=gateway.is_demo_quality,
                            models={r: gateway.model_for(r) for r in ROLES[kind]},
-                           usage=usage_summary(gateway))
+                           usage=usage_summary(gateway)).model_copy(update={"language": lang})
 
 
 def _context(parts: QAParts, gateway: Gateway) -> QAContext:

@@ -14,6 +14,7 @@ from papermind.domain.reading import ReadingReport
 from papermind.errors import InputError
 from papermind.llm import Gateway
 from papermind.services.container import Container
+from papermind.services.language import output_language
 from papermind.services.library import SUPPORTED_SUFFIXES, LibraryService
 from papermind.services.report_files import write_reports
 from papermind.services.workflow_runs import (
@@ -84,14 +85,17 @@ def reading_context(settings: Settings, gateway: Gateway, container: Container,
 
 async def read_paper(container: Container, paper: str | Path, *, job_id: str | None = None,
                      out_dir: Path | None = None, progress: ProgressCallback | None = None,
-                     gateway: Gateway | None = None) -> ReadingRun:
+                     gateway: Gateway | None = None, language: str | None = None) -> ReadingRun:
     """The whole use case: resolve, read (or resume job ``job_id``), write
-    report.json/.md/.html to ``out_dir`` (default ``<home>/reports/<job id>/``)."""
+    report.json/.md/.html to ``out_dir`` (default ``<home>/reports/<job id>/``); free text
+    in ``language`` (default the 'language' setting)."""
     stored = resolve_paper(container.library, paper)
     job = job_id or uuid.uuid4().hex
-    bound = (gateway or gateway_for(container)).bind(job_id=job)
+    lang = output_language(language, container.settings.language)
+    bound = (gateway or gateway_for(container)).bind(job_id=job, language=lang)
     context = reading_context(container.settings, bound, container, progress)
     result = await run_workflow(container, build_graph(), {"paper_id": stored.id}, job_id=job,
                                 context=context, progress=progress)
     report = assemble_report(result.state, paper_id=stored.id, job_id=job, gateway=bound)
+    report = report.model_copy(update={"language": lang})
     return ReadingRun(report, job, write_reports(report, report_folder(container, job, out_dir)))

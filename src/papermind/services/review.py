@@ -15,6 +15,7 @@ from papermind.domain.review import ReviewReport
 from papermind.errors import InputError
 from papermind.llm import Gateway
 from papermind.services.container import Container
+from papermind.services.language import output_language
 from papermind.services.reading import resolve_paper
 from papermind.services.report_files import write_reports
 from papermind.services.runner import RunStatus
@@ -90,17 +91,21 @@ def _models(gateway: Gateway, panel: list[str]) -> dict[str, str]:
 async def review_paper(container: Container, paper: str | Path, *, reviewers: Reviewers = "full",
                        job_id: str | None = None, out_dir: Path | None = None,
                        progress: ProgressCallback | None = None, gateway: Gateway | None = None,
-                       signoff: bool | None = None, resume: Any = None) -> ReviewRun:
+                       signoff: bool | None = None, resume: Any = None,
+                       language: str | None = None) -> ReviewRun:
     """The whole use case; writes report.json/.md/.html to ``out_dir`` (default
-    ``<home>/reports/<job id>/``) once the run has a meta-review."""
+    ``<home>/reports/<job id>/``) once the run has a meta-review; comments in ``language``
+    (default the 'language' setting)."""
     stored = resolve_paper(container.library, paper)
     job = job_id or uuid.uuid4().hex
-    bound = (gateway or gateway_for(container)).bind(job_id=job)
+    lang = output_language(language, container.settings.language)
+    bound = (gateway or gateway_for(container)).bind(job_id=job, language=lang)
     context = review_context(container.settings, bound, container.grounder, signoff=signoff)
     inputs = {"paper": stored, "panel": panel_for(stored, reviewers)}
     result = await run_workflow(container, build_graph(), inputs, job_id=job, context=context,
                                 progress=progress, resume=resume)
     report = build_report(result.state, models=_models(bound, result.state.get("panel", [])),
                           usage=usage_summary(bound), demo_quality=bound.is_demo_quality)
+    report = report.model_copy(update={"language": lang})
     return ReviewRun(report, job, result.status, result.interrupt,
                      write_reports(report, report_folder(container, job, out_dir)))

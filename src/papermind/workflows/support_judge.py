@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from papermind.domain import VERDICT_SEVERITY, Evidence, Support, SupportVerdict
+from papermind.i18n import labels
 from papermind.llm import Gateway, PromptTemplate, fence_untrusted
 from papermind.workflows.model_output import structured_or_none
 
@@ -27,11 +28,6 @@ JUDGED: tuple[SupportVerdict, ...] = ("supported", "contradicted", "not_enough")
 MAX_CITED_CHARS = 1500
 """Cited text shown per evidence item; longer spans are cut (and the cut is marked)."""
 
-_WORDS: tuple[tuple[str, SupportVerdict], ...] = (
-    ("contradict", "contradicted"), ("refute", "contradicted"), ("not enough", "not_enough"),
-    ("not_enough", "not_enough"), ("insufficient", "not_enough"), ("partial", "not_enough"),
-    ("unsupported", "not_enough"), ("not support", "not_enough"), ("support", "supported"))
-"""What a model may write for a verdict, checked in order (first match wins)."""
 MAX_BATCH = 32
 
 
@@ -57,6 +53,8 @@ class JudgeResult:
     items: list[SupportItem]
     notes: list[str] = field(default_factory=list)
     calls: int = 0
+    credibility: labels.Level | None = None
+    """The lowest overall rating the checker wrote (any language), if it wrote one."""
 
 
 class VerdictOut(BaseModel):
@@ -77,6 +75,8 @@ class SupportJudgement(BaseModel):
     """Whether each claim is supported by the paper text it cites."""
 
     verdicts: list[VerdictOut] = Field(default_factory=list, json_schema_extra={"maxItems": MAX_BATCH})
+    credibility: str = Field(default="", description="optional overall rating of these claims: "
+                             "high, medium or low (in any language, e.g. '[可信度: 高]')")
 
     @field_validator("verdicts", mode="before")
     @classmethod
@@ -101,7 +101,8 @@ async def judge_support(gateway: Gateway, items: Sequence[SupportItem], *,
                                                    role=role, node=node) for batch in batches))
     judged = list(items)
     notes: list[str] = []
-    for batch, (verdicts, batch_notes) in zip(batches, outcomes, strict=True):
+    levels = [level for _, _, level in outcomes if level is not None]
+    for batch, (verdicts, batch_notes, _) in zip(batches, outcomes, strict=True):
         notes += batch_notes
         for position, index in enumerate(batch):
             verdict = verdicts.get(position)
@@ -110,7 +111,8 @@ async def judge_support(gateway: Gateway, items: Sequence[SupportItem], *,
                 continue
             judged[index] = apply_verdict(items[index], Support(verdict=verdict[0], by=by,
                                                                 reason=verdict[1]))
-    return JudgeResult(judged, notes, len(batches))
+    lowest = min(levels, key=("low", "medium", "high").index) if levels else None
+    return JudgeResult(judged, notes, len(batches), lowest)
 
 
 async def judge_evidence(gateway: Gateway, evidence: Sequence[Evidence], *,
@@ -143,13 +145,8 @@ def claim_support(evidence: Sequence[Evidence]) -> SupportVerdict:
 
 
 def parse_verdict(raw: str) -> SupportVerdict | None:
-    """A verdict from what a model wrote ('Supported.', 'not enough', 'partial')."""
-    text = raw.strip().lower().replace("-", " ")
-    if text.strip(" .!\"'") in {"yes", "true"}:
-        return "supported"
-    if text.strip(" .!\"'") in {"no", "false"}:
-        return "not_enough"
-    return next((verdict for word, verdict in _WORDS if word in text), None)
+    """A verdict from what a model wrote, in any language ('Supported.', 'partial', '支持')."""
+    return labels.parse_verdict(raw)
 
 
 def listing(items: Sequence[SupportItem]) -> str:
@@ -168,13 +165,14 @@ def listing(items: Sequence[SupportItem]) -> str:
 
 
 async def _judge_batch(gateway: Gateway, batch: list[SupportItem], *, role: str,
-                       node: str) -> tuple[dict[int, tuple[SupportVerdict, str]], list[str]]:
-    """Verdicts by position in ``batch`` (0-based), and notes."""
+                       node: str) -> tuple[dict[int, tuple[SupportVerdict, str]], list[str],
+                                           labels.Level | None]:
+    """Verdicts by position in ``batch`` (0-based), notes, and the checker's own rating."""
     messages = PROMPT.render(items=fence_untrusted(listing(batch), "CLAIMS"))
     output, warnings = await structured_or_none(gateway, role, messages, SupportJudgement,
                                                 node=node, outcome="its claims stay unchecked")
     if output is None:
-        return {}, warnings
+        return {}, warnings, None
     verdicts: dict[int, tuple[SupportVerdict, str]] = {}
     notes: list[str] = []
     for out in output.verdicts:
@@ -184,7 +182,7 @@ async def _judge_batch(gateway: Gateway, batch: list[SupportItem], *, role: str,
             notes.append(f"checker verdict {out.id!r}: {out.verdict!r} unreadable")
         elif position not in verdicts:
             verdicts[position] = (verdict, out.reason.strip())
-    return verdicts, notes
+    return verdicts, notes, labels.parse_level(output.credibility)
 
 
 def _position(raw: str, size: int) -> int | None:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from papermind import reports
 from papermind.domain.answer import AnswerSentence, EvidenceItem, QAReport, Strategy
 from papermind.domain.evidence import Evidence
+from papermind.i18n import Translator, translator
 from papermind.workflows.deep_qa.report import report_json
 
 STATUS_TEXT = {"answered": "answered", "extractive": "extractive (model output unusable; "
@@ -20,6 +22,11 @@ _env = reports.install(Environment(
     loader=FileSystemLoader(Path(__file__).parent / "templates"),
     autoescape=select_autoescape(["html", "j2"]), trim_blocks=True, lstrip_blocks=True))
 
+
+
+def _t(report: Any) -> Translator:
+    """The report's own strings in its language (catalogue domain 'reports')."""
+    return translator("reports", report.language)
 
 def to_json(report: QAReport) -> str:
     return json.dumps(report_json(report), ensure_ascii=False, indent=2)
@@ -60,30 +67,30 @@ def _cell(text: str, limit: int = 220) -> str:
 
 def to_markdown(report: QAReport) -> str:
     """Markdown: anchors 'p. X, l. Y-Z'; unverified items marked UNVERIFIED."""
-    out = [f"# Question: {report.question}", ""]
+    out = [_t(report)("# Question: {question}", question=report.question), ""]
     if report.demo_quality:
         out += [f"> **{reports.DEMO_LABEL}**: a small offline model wrote this; configure an endpoint "
                 "for real quality.", ""]
     out += [f"**Status:** {STATUS_TEXT[report.status]}", ""]
     out += _answer_md(report)
     if report.contradictions:
-        out += ["## Disagreements between sources", ""]
+        out += [f"## {_t(report)('Disagreements between sources')}", ""]
         out += [f"- {c.first} ({c.first_year or 'n.d.'}, "
                 f"{c.first_anchor.label() if c.first_anchor else 'UNVERIFIED'}) vs {c.second} "
                 f"({c.second_year or 'n.d.'}, "
                 f"{c.second_anchor.label() if c.second_anchor else 'UNVERIFIED'}): {c.note}"
                 for c in report.contradictions] + [""]
     out += _tables_md(report)
-    out += ["## Steps", ""] + [f"{i}. `{s.node}`{f' [{s.task_id}]' if s.task_id else ''}: "
+    out += [f"## {_t(report)('Steps')}", ""] + [f"{i}. `{s.node}`{f' [{s.task_id}]' if s.task_id else ''}: "
                                f"{s.summary}" for i, s in enumerate(report.history, 1)] + [""]
     v = report.verification
-    out += ["## Verification", "", f"{v.total} citation(s) in the answer as written: "
+    out += [f"## {_t(report)('Verification')}", "", f"{v.total} citation(s) in the answer as written: "
             f"{v.found} found, {v.supported} supported (verified), {v.contradicted} "
             f"contradicted, {v.not_enough} not enough, {v.unchecked} unchecked. "
             f"Stop: {report.stop_reason or '-'}.", ""]
     if report.notes:
-        out += ["## Notes", ""] + [f"- {n}" for n in report.notes] + [""]
-    out += ["## Models and usage", ""] + [f"- {role}: {m}" for role, m in report.models.items()]
+        out += [f"## {_t(report)('Notes')}", ""] + [f"- {n}" for n in report.notes] + [""]
+    out += [f"## {_t(report)('Models and usage')}", ""] + [f"- {role}: {m}" for role, m in report.models.items()]
     out += [f"- tokens in/out: {report.usage.get('tokens_in', 0)}/"
             f"{report.usage.get('tokens_out', 0)}, cost ${report.usage.get('cost_usd', 0)}", ""]
     return "\n".join(out)
@@ -97,14 +104,14 @@ def _sentence_md(s: AnswerSentence) -> str:
 
 
 def _answer_md(report: QAReport) -> list[str]:
-    out = ["## Answer", ""]
+    out = [f"## {_t(report)('Answer')}", ""]
     if not report.sentences:
         out += ["The evidence found is not enough to answer this question; what was found "
                 "is listed under Evidence.", ""]
     else:
         out += [_sentence_md(s) for s in report.sentences] + [""]
     if report.dropped:
-        out += ["## Dropped: sentences their citations do not support", ""]
+        out += [f"## {_t(report)('Dropped: sentences their citations do not support')}", ""]
         out += [_sentence_md(s) for s in report.dropped] + [""]
     return out
 
@@ -117,17 +124,17 @@ def _where(item: EvidenceItem) -> str:
 
 def _tables_md(report: QAReport) -> list[str]:
     states = {o.task_id: o for o in report.outcomes}
-    out = ["## Plan", "", "| task | question | tool | after | result |", "|---|---|---|---|---|"]
+    out = [f"## {_t(report)('Plan')}", "", "| task | question | tool | after | result |", "|---|---|---|---|---|"]
     for t in report.plan:
         o = states.get(t.id)
         result = f"{o.state}: {o.stop_reason}" if o else "-"
         out.append(f"| {t.id} | {_cell(t.question)} | {t.tool} | "
                    f"{', '.join(t.depends_on) or '-'} | {_cell(result, 80)} |")
-    out += ["", "## Search strategies", "", "| task | round | mode | why | query | years |",
+    out += ["", f"## {_t(report)('Search strategies')}", "", "| task | round | mode | why | query | years |",
             "|---|---|---|---|---|---|"]
     out += [f"| {s.task_id} | {s.round} | {s.mode} | {_cell(s.reason + (' ' + s.note if s.note else ''), 160)} "
             f"| {_cell(s.query, 100)} | {_years(s)} |" for s in report.strategies]
-    out += ["", "## Evidence", "", "| id | task | source | where | quote |", "|---|---|---|---|---|"]
+    out += ["", f"## {_t(report)('Evidence')}", "", "| id | task | source | where | quote |", "|---|---|---|---|---|"]
     out += [f"| {e.id} | {e.task_id} | {_cell(_source(e), 60)} | {_cell(_where(e), 120)} "
             f"| {_cell(e.evidence.quote or e.evidence.matched_text)} |" for e in report.evidence]
     return [*out, ""]

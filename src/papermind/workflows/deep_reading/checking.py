@@ -77,6 +77,16 @@ def credibility(points: list[ReadingPoint]) -> tuple[Credibility, str]:
     return ("medium" if share >= MEDIUM_SHARE and not contradicted else "low"), reason
 
 
+def with_checker_rating(level: Credibility, reason: str,
+                        rating: Credibility | None) -> tuple[Credibility, str]:
+    """The code's level, lowered (never raised) to the checker's own overall rating, which
+    it may write in any language ('[可信度: 低]')."""
+    order: tuple[Credibility, ...] = ("low", "medium", "high")
+    if rating is None or order.index(rating) >= order.index(level):
+        return level, reason
+    return rating, f"{reason}; the checker rates it {rating}"
+
+
 def compose_feedback(points: list[ReadingPoint], level: Credibility, reason: str) -> str:
     """What the reader is told to fix in a rewrite: each point not verified, and why."""
     lines = [f"Overall credibility: {level.upper()} ({reason})."]

@@ -132,6 +132,7 @@ async def check_hallucinations(state: ReadingState, runtime: Runtime[ReadingCont
                                  node="hallucination_checker", batch_size=16)
     points = checking.with_verdicts(points, judged.items)
     level, reason = checking.credibility(points)
+    level, reason = checking.with_checker_rating(level, reason, judged.credibility)
     cited = [e for p in points for e in p.evidence]
     round_ = CheckRound(round=state.get("rewrites", 0), credibility=level, points=len(points),
                         found_points=sum(p.found for p in points),

@@ -10,6 +10,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from papermind import reports
 from papermind.domain.reading import ReadingPoint, ReadingReport
+from papermind.i18n import Translator, translator
 
 SECTIONS = (("method", "Method principle"), ("derivation", "Math derivation, step by step"),
             ("experiment", "Experiment design"), ("result", "Results and what they support"))
@@ -17,6 +18,11 @@ _env = reports.install(Environment(
     loader=FileSystemLoader(Path(__file__).parent / "templates"),
     autoescape=select_autoescape(["html", "j2"]), trim_blocks=True, lstrip_blocks=True))
 
+
+
+def _t(report: Any) -> Translator:
+    """The report's own strings in its language (catalogue domain 'reports')."""
+    return translator("reports", report.language)
 
 def to_dict(report: ReadingReport) -> dict[str, Any]:
     """JSON-ready dict; every evidence item in the one evidence JSON shape."""
@@ -42,44 +48,47 @@ def point_status(p: ReadingPoint) -> str:
         f"found · {p.verdict.replace('_', ' ')}"
 
 
-def _point_md(p: ReadingPoint) -> list[str]:
-    out = [f"### {p.id} [{point_status(p)}]", "", p.text, ""]
+def _point_md(p: ReadingPoint, t: Translator) -> list[str]:
+    out = [f"### {p.id} [{t(point_status(p))}]", "", p.text, ""]
     details = [("Follows from", p.follows_from), ("Symbols", "; ".join(p.symbols)),
                ("Datasets", ", ".join(p.datasets)), ("Baselines", ", ".join(p.baselines)),
                ("Metrics", ", ".join(p.metrics)), ("Ablations", ", ".join(p.ablations)),
                ("Supports", p.supports)]
-    out += [f"- **{name}:** {value}" for name, value in details if value]
-    out += [f"- {reports.markdown(e)}" for e in p.evidence] or ["- (no lines cited)"]
+    out += [f"- **{t(name)}:** {value}" for name, value in details if value]
+    out += [f"- {reports.markdown(e)}" for e in p.evidence] or [f"- {t('(no lines cited)')}"]
     if p.verdict_note:
-        out.append(f"- **Why ({p.verdict_by or 'code'}):** {p.verdict_note}")
+        out.append(f"- **{t('Why')} ({p.verdict_by or 'code'}):** {p.verdict_note}")
     return [*out, ""]
 
 
 def to_markdown(report: ReadingReport) -> str:
     """The report as Markdown: each citation through the one renderer (anchor, status)."""
-    v = report.verification
-    out = [f"# Deep reading: {report.title or report.paper_id}", ""]
+    v, t = report.verification, _t(report)
+    out = [_t(report)("# Deep reading: {title}", title=report.title or report.paper_id), ""]
     if report.demo_quality:
         out += [f"> **{reports.DEMO_LABEL}**: answers come from a small offline model; configure an "
                 "endpoint for real quality.", ""]
-    out += [f"- Paper: `{report.paper_id}`", f"- Overall credibility: **{report.credibility.upper()}**",
-            f"- Citations: {v.total}; found {v.found}; verified (found and supported) "
-            f"{v.verified}; contradicted {v.contradicted}; not enough {v.not_enough}; "
-            f"unchecked {v.unchecked}",
-            f"- Rewrites: {report.rewrites}", ""]
+    out += [f"- {t('Paper')}: `{report.paper_id}`",
+            f"- {t('Overall credibility')}: **{t(report.credibility).upper()}**",
+            "- " + t("Citations: {total}; found {found}; verified (found and supported) "
+                     "{verified}; contradicted {contradicted}; not enough {not_enough}; "
+                     "unchecked {unchecked}", total=v.total, found=v.found, verified=v.verified,
+                     contradicted=v.contradicted, not_enough=v.not_enough,
+                     unchecked=v.unchecked),
+            f"- {t('Rewrites')}: {report.rewrites}", ""]
     for kind, heading in SECTIONS:
         points = [p for p in report.points if p.kind == kind]
-        out += [f"## {heading}", ""] + ([line for p in points for line in _point_md(p)]
-                                         or ["(none)", ""])
+        out += [f"## {t(heading)}", ""] + ([line for p in points for line in _point_md(p, t)]
+                                            or [t("(none)"), ""])
     out += _questions_md(report) + _checks_md(report) + _context_md(report)
     out += _usage_md(report) + _history_md(report)
     if report.warnings:
-        out += ["## Warnings", ""] + [f"- {w}" for w in report.warnings] + [""]
+        out += [f"## {_t(report)('Warnings')}", ""] + [f"- {w}" for w in report.warnings] + [""]
     return "\n".join(out).rstrip() + "\n"
 
 
 def _questions_md(report: ReadingReport) -> list[str]:
-    out = ["## Questions to think further", ""]
+    out = [f"## {_t(report)('Questions to think further')}", ""]
     out += [f"{n}. {q.text} (builds on {', '.join(q.builds_on)})" + (f" - {q.why}" if q.why else "")
             for n, q in enumerate(report.questions, start=1)] or ["(none)"]
     if report.dropped_questions:
@@ -89,7 +98,7 @@ def _questions_md(report: ReadingReport) -> list[str]:
 
 
 def _checks_md(report: ReadingReport) -> list[str]:
-    out = ["## Checks and rewrites", "", "| round | credibility | points found | points "
+    out = [f"## {_t(report)('Checks and rewrites')}", "", "| round | credibility | points found | points "
            "verified | citations found | citations verified | notes |",
            "|---|---|---|---|---|---|---|"]
     out += [f"| {r.round} | {r.credibility} | {r.found_points}/{r.points} | "
@@ -114,7 +123,7 @@ def _context_md(report: ReadingReport) -> list[str]:
     head = (f"Condensed (extractive) from {c.paper_tokens} to {c.context_tokens} tokens, budget "
             f"{c.budget_tokens}." if c.condensed
             else f"Full paper given to the reader ({c.paper_tokens} tokens).")
-    out = ["## What the reader saw", "", head, ""] + [f"- {n}" for n in c.notes]
+    out = [f"## {_t(report)('What the reader saw')}", "", head, ""] + [f"- {n}" for n in c.notes]
     if c.condensed:
         out += ["", "| section | tokens kept | sentences kept |", "|---|---|---|"]
         out += [f"| {s.title} | {'omitted' if s.omitted else f'{s.tokens_kept}/{s.tokens_full}'}"
@@ -124,7 +133,7 @@ def _context_md(report: ReadingReport) -> list[str]:
 
 def _usage_md(report: ReadingReport) -> list[str]:
     u = report.usage
-    out = ["## Models and token usage", ""]
+    out = [f"## {_t(report)('Models and token usage')}", ""]
     out += [f"- {role}: `{model}`" for role, model in report.models.items()]
     out += [f"- total: {u.tokens_in} in, {u.tokens_out} out, ${u.cost_usd:.4f}", "",
             "| node | calls | tokens in | tokens out |", "|---|---|---|---|"]
@@ -133,7 +142,7 @@ def _usage_md(report: ReadingReport) -> list[str]:
 
 
 def _history_md(report: ReadingReport) -> list[str]:
-    out = ["## History", "", "| node | started | finished | summary |", "|---|---|---|---|"]
+    out = [f"## {_t(report)('History')}", "", "| node | started | finished | summary |", "|---|---|---|---|"]
     out += [f"| {h.node} | {h.started} | {h.finished} | {h.summary} |" for h in report.history]
     return [*out, ""]
 

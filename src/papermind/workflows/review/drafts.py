@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, create_model, field_validator
 
 from papermind.domain.review import Recommendation, Verdict
+from papermind.i18n.labels import parse_number
 from papermind.workflows.citing import line_ids_schema
 from papermind.workflows.review.panel import REVIEWERS, ReviewerSpec
 
@@ -27,8 +28,17 @@ def _items(description: str, limit: int) -> Any:
                  json_schema_extra={"maxItems": limit})
 
 
+def _number(value: Any) -> Any:
+    """A number a model wrote as text, in any language ('7分', '７/10', '0.8'), else ``value``."""
+    if isinstance(value, str):
+        parsed = parse_number(value)
+        return value if parsed is None else parsed
+    return value
+
+
 def _unit(value: Any) -> Any:
     """Confidence in [0, 1]; small models often answer 0-100 or 0-10."""
+    value = _number(value)
     if isinstance(value, int | float):
         value = float(value)
         if value > 10:
@@ -41,6 +51,7 @@ def _unit(value: Any) -> Any:
 
 def _score(value: Any) -> Any:
     """Scores on 1-10; clamp what a weak model writes outside the scale."""
+    value = _number(value)
     if isinstance(value, int | float):
         return min(max(float(value), 1.0), 10.0)
     return value

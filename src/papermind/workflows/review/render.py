@@ -15,11 +15,17 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from papermind import reports
 from papermind.domain import Evidence
 from papermind.domain.review import ReportComment, ReportFlag, ReviewReport
+from papermind.i18n import Translator, translator
 from papermind.reports.citations import as_evidence
 
 _LABELS = {"accept": "accept", "minor_revision": "minor revision",
            "major_revision": "major revision", "reject": "reject"}
 
+
+
+def _t(report: Any) -> Translator:
+    """The report's own strings in its language (catalogue domain 'reports')."""
+    return translator("reports", report.language)
 
 def to_json(report: ReviewReport) -> dict[str, Any]:
     """JSON form: every evidence item in the one evidence JSON shape (quote, found, anchor,
@@ -79,14 +85,14 @@ def _flag(flag: ReportFlag) -> str:
 
 def to_markdown(report: ReviewReport) -> str:
     """Markdown report; each evidence item linked as 'p. X, l. Y-Z' with its status."""
-    out = [f"# Pre-review: {report.title}", "", f"> {report.disclaimer}"]
+    out = [_t(report)("# Pre-review: {title}", title=report.title), "", f"> {report.disclaimer}"]
     if report.demo_quality:
         out.append(f"> **{reports.DEMO_LABEL}** — configure a real endpoint for useful reviews.")
     if report.findings:
-        out += ["", "## Hidden-text findings from ingestion", ""]
+        out += ["", f"## {_t(report)('Hidden-text findings from ingestion')}", ""]
         out += [f"- p. {f.page}: {f.kind}: “{f.text}” ({f.reason})" for f in report.findings]
     rec = _LABELS.get(report.recommendation or "", "none")
-    out += ["", "## Recommendation", "",
+    out += ["", f"## {_t(report)('Recommendation')}", "",
             f"**{rec}** (confidence {report.recommendation_confidence:.2f}) after "
             f"{report.rounds} adversarial round(s). "
             f"Panel: {', '.join(name_of(report, role) for role in report.panel)}."]
@@ -94,11 +100,11 @@ def to_markdown(report: ReviewReport) -> str:
     out += [f"- **warning** {w}" for w in report.warnings]
     if report.editor_summary:
         out += ["", f"Editor: {report.editor_summary}"]
-    out += ["", "## Scores", "", "| reviewer | aspect | original (frozen) | final | change |",
+    out += ["", f"## {_t(report)('Scores')}", "", "| reviewer | aspect | original (frozen) | final | change |",
             "|---|---|---|---|---|"]
     out += [f"| {s.name or s.reviewer} | {s.aspect} | {s.original:g} | {s.final:g} | {_cell(s.change or '-')} |"
             for s in report.scores]
-    out += ["", "## Who said what", ""]
+    out += ["", f"## {_t(report)('Who said what')}", ""]
     for sender in dict.fromkeys(c.sender for c in report.comments):
         out += [f"### {name_of(report, sender)}", ""]
         out += [line for c in report.comments if c.sender == sender
@@ -110,7 +116,7 @@ def to_markdown(report: ReviewReport) -> str:
 
 def _settled(report: ReviewReport) -> list[str]:
     verdicts = {a.disagreement_id: a for a in report.arbitrations}
-    out = ["## Disagreements and how they were settled", ""]
+    out = [f"## {_t(report)('Disagreements and how they were settled')}", ""]
     for d in report.disagreements:
         a = verdicts.get(d.id)
         out.append(f"- {d.id} ({d.kind}, round {d.round}): {d.summary} → "
@@ -122,7 +128,7 @@ def _settled(report: ReviewReport) -> list[str]:
 
 
 def _plan(report: ReviewReport) -> list[str]:
-    out = ["## Prioritised revision plan", ""]
+    out = [f"## {_t(report)('Prioritised revision plan')}", ""]
     for item in report.revision_plan:
         where = "; ".join(reports.markdown(evidence_of(report, e), details=False)
                           for e in item.evidence) or "no found lines"
@@ -132,7 +138,7 @@ def _plan(report: ReviewReport) -> list[str]:
 
 
 def _unverified(report: ReviewReport) -> list[str]:
-    out = ["## Not verified: evidence and references", ""]
+    out = [f"## {_t(report)('Not verified: evidence and references')}", ""]
     for u in report.unverified:
         shown = (reports.markdown(evidence_of(report, u.evidence), details=False)
                  if u.evidence else f"“{u.text}”")
@@ -144,7 +150,7 @@ def _unverified(report: ReviewReport) -> list[str]:
 
 def _metrics(report: ReviewReport) -> list[str]:
     m, v = report.metrics, report.verification
-    return ["## Metrics", "",
+    return [f"## {_t(report)('Metrics')}", "",
             f"- independence: {m.independence:.2f} (issue overlap {m.issue_overlap:.2f})",
             f"- adversarial coverage: {m.claims_attacked}/{m.positive_claims} positive claims "
             f"attacked ({m.attack_coverage:.2f}); {m.attacks_tied}/{m.attacks} attacks tied to "
@@ -161,14 +167,14 @@ def _metrics(report: ReviewReport) -> list[str]:
 
 def _usage(report: ReviewReport) -> list[str]:
     u = report.usage
-    out = ["## Usage and cost", "",
+    out = [f"## {_t(report)('Usage and cost')}", "",
            f"- tokens in {u.get('tokens_in', 0)}, out {u.get('tokens_out', 0)}, "
            f"cost ${float(u.get('cost_usd', 0.0)):.4f}"]
     out += [f"- {role}: {model}" for role, model in report.models.items()]
-    out += ["", "## History", ""]
+    out += ["", f"## {_t(report)('History')}", ""]
     out += [f"- {h.get('node')}: {h.get('summary', '')}" for h in report.history]
     if report.signoff:
-        out += ["", "## Sign-off", "", f"- {report.signoff}"]
+        out += ["", f"## {_t(report)('Sign-off')}", "", f"- {report.signoff}"]
     return out
 
 
