@@ -9,13 +9,14 @@ from __future__ import annotations
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from papermind.api.deps import ContainerDep, JobsDep
 from papermind.domain.job import Job, JobRequest
 from papermind.errors import NotFoundError, PapermindError
 from papermind.services.container import Container
 from papermind.services.report_view import ReportView, load_report
 from papermind.services.threads import check_follow_up, thread_of
 from papermind.web.jobs import titles_for
-from papermind.web.pages import ContainerDep, JobsDep, back, render
+from papermind.web.pages import back, render
 
 router = APIRouter(include_in_schema=False)
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 
+from papermind.api.deps import ContainerDep
 from papermind.domain.paper import Finding, Paper
 from papermind.errors import NotFoundError
 from papermind.reports import lines_on_page, span_label, span_of
-from papermind.web.pages import ContainerDep, render
+from papermind.web.pages import render
 
 router = APIRouter(include_in_schema=False)
 PAGE_SCALE = 1.5
