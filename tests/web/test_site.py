@@ -16,8 +16,8 @@ from papermind.api.app import create_app
 from papermind.config import SearchSettings, load_settings
 from papermind.llm.testing import fake_gateway
 from tests.api.server import serve, wait_for
+from tests.support.reading_script import checker_answer, questions_answer, reader_answer
 from tests.web.paper_pdf import notes_pdf, reading_paper_pdf
-from tests.workflows.deep_reading.conftest import checker_answer, questions_answer, reader_answer
 
 QUOTE = "Our method achieves 92.1% accuracy on GLUE."
 WIDTHS = (390, 1280)
