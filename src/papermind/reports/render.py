@@ -86,10 +86,10 @@ def html(item: EvidenceLike, *, details: bool = True) -> Markup:
     return Markup("").join(parts)
 
 
-def render_block(template: Template, name: str, **values: Any) -> Markup:
-    """Only the block ``name`` of ``template`` (a report's ``content``, for a page that
-    shows it inside its own layout)."""
-    return Markup("".join(template.blocks[name](template.new_context(values))))
+def render_block(template: Template, block: str, /, **values: Any) -> Markup:
+    """Only the block ``block`` of ``template`` (a report's ``content``, for a page that
+    shows it inside its own layout); ``values`` may use any name."""
+    return Markup("".join(template.blocks[block](template.new_context(values))))
 
 
 def install(env: Environment) -> Environment:

@@ -7,6 +7,7 @@ an older, incompatible version) falls back to the HTML stored with it.
 
 from __future__ import annotations
 
+import importlib
 import json
 import logging
 import re
@@ -18,6 +19,7 @@ from pydantic import ValidationError
 
 from papermind.domain.job import Job
 from papermind.errors import NotFoundError
+from papermind.services.report_files import RENDERERS
 
 if TYPE_CHECKING:
     from papermind.services.container import Container
@@ -48,7 +50,7 @@ def load_report(container: Container, job: Job) -> ReportView:
         raise NotFoundError(f"this job has no report yet ({job.status})")
     data = json.loads(path.read_text(encoding="utf-8"))
     try:
-        title, body = _render(job.request.kind, data)
+        title, body = _render(data)
         return ReportView(job.id, job.request.kind, title, body, data)
     except (ValidationError, KeyError, TypeError, ValueError):
         log.warning("report %s no longer reads as its model; showing its stored HTML", job.id,
@@ -60,20 +62,9 @@ def load_report(container: Container, job: Job) -> ReportView:
                       Markup(match.group(1) if match else ""), data, fresh=False)
 
 
-def _render(kind: str, data: dict[str, Any]) -> tuple[str, Markup]:
-    if kind == "reading":
-        from papermind.workflows.deep_reading import render as reading
-
-        report = reading.from_dict(data)
-        return report.title, reading.to_html_body(report)
-    if kind == "review":
-        from papermind.domain.review import ReviewReport
-        from papermind.workflows.review import render as review
-
-        reviewed = ReviewReport.model_validate(data)
-        return reviewed.title, review.to_html_body(reviewed)
-    from papermind.workflows.deep_qa.render import to_html_body
-    from papermind.workflows.deep_qa.report import report_from_json
-
-    answer = report_from_json(data)
-    return answer.question, to_html_body(answer)
+def _render(data: dict[str, Any]) -> tuple[str, Markup]:
+    """(title, content HTML) of a stored report, through its kind's render module."""
+    module = importlib.import_module(RENDERERS[str(data["kind"])][0])
+    report = module.from_json(data)
+    title = getattr(report, "question", None) or getattr(report, "title", "")
+    return str(title), module.to_html_body(report)

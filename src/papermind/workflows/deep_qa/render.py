@@ -12,7 +12,7 @@ from markupsafe import Markup
 from papermind import reports
 from papermind.domain.answer import AnswerSentence, EvidenceItem, QAReport, Strategy
 from papermind.domain.evidence import Evidence
-from papermind.workflows.deep_qa.report import report_json
+from papermind.workflows.deep_qa.report import report_from_json, report_json
 
 STATUS_TEXT = {"answered": "answered", "extractive": "extractive (model output unusable; "
                "showing the best supported quotes)",
@@ -21,6 +21,11 @@ STATUS_TEXT = {"answered": "answered", "extractive": "extractive (model output u
 _env = reports.install(Environment(
     loader=FileSystemLoader(Path(__file__).parent / "templates"),
     autoescape=select_autoescape(["html", "j2"]), trim_blocks=True, lstrip_blocks=True))
+
+
+def from_json(data: dict[str, Any]) -> QAReport:
+    """A report read back from its ``report_json`` form (a stored report.json)."""
+    return report_from_json(data)
 
 
 def to_json(report: QAReport) -> str:

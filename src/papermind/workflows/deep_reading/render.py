@@ -30,7 +30,7 @@ def to_dict(report: ReadingReport) -> dict[str, Any]:
     return data
 
 
-def from_dict(data: dict[str, Any]) -> ReadingReport:
+def from_json(data: dict[str, Any]) -> ReadingReport:
     """A report read back from its ``to_dict`` form (a stored report.json)."""
     data = dict(data)
     paper_id = str(data.get("paper_id", ""))

@@ -28,6 +28,11 @@ def to_json(report: ReviewReport) -> dict[str, Any]:
     return report.model_dump(mode="json")
 
 
+def from_json(data: dict[str, Any]) -> ReviewReport:
+    """A report read back from its ``to_json`` form (a stored report.json)."""
+    return ReviewReport.model_validate(data)
+
+
 def evidence_of(report: ReviewReport, item: dict[str, Any]) -> Evidence:
     """A stored evidence item read back, for the one renderer."""
     return as_evidence(item, report.paper_id)
