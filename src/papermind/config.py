@@ -188,7 +188,8 @@ class Settings(BaseSettings):
     home: Path = Field(default=Path("~/.papermind"), description="library folder")
     language: str = Field(default="auto", description="language of explanations, comments, "
                           "questions and answers: 'en', 'zh', ... or 'auto' (the question's "
-                          "language for QA, English otherwise); quotes stay verbatim")
+                          "language for QA, English otherwise); quotes stay verbatim. Also the web UI's "
+                          "language ('auto': the browser's; a visitor's choice is a cookie)")
     ingest: IngestSettings = Field(default_factory=IngestSettings)
     search: SearchSettings = Field(default_factory=SearchSettings)
     llm: LLMSettings = Field(default_factory=LLMSettings)

@@ -84,8 +84,9 @@ def test_job_page_report_and_usage(site: tuple[httpx.Client, str, str]) -> None:
     job_id = started.headers["location"].rsplit("/", 1)[-1]
     assert wait_for(client, job_id)["status"] == "completed"
     page = client.get(f"/jobs/{job_id}").text
-    assert 'data-status="completed"' in page and "noop finished nothing to do" in page
-    assert "Tokens in 12, out 3" in page
+    assert 'data-status="completed"' in page and "<li>Noop: nothing to do</li>" in page
+    assert "Tokens in 12, out 3" in page and "Cancel" not in page, "usage, and no Cancel"
+    assert "Sparse Mixture Routing" in page, "the job names its paper by title"
     assert client.get(f"/jobs/{job_id}/report").status_code == 404  # the runner wrote none
 
 
@@ -123,3 +124,47 @@ def test_login_cookie_opens_the_ui_when_a_token_is_set(home: Path) -> None:
         client.cookies.clear()
         right = client.post("/login", data={"token": "s3cret"}, follow_redirects=True)
         assert right.status_code == 200 and "Library" in right.text
+
+
+def test_errors_are_pages_for_browsers_and_problems_for_scripts(
+        site: tuple[httpx.Client, str, str]) -> None:
+    client, _, _ = site
+    browser = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+    for url in ("/papers/zz", "/jobs/nope", "/api/papers/zz", "/papers/x/pages/abc"):
+        page = client.get(url, headers=browser)
+        assert page.status_code in (404, 422) and page.headers["content-type"].startswith(
+            "text/html"), url
+        assert '<header class="app">' in page.text and "see `papermind list`" not in page.text
+    for accept in ("*/*", "application/json", "application/problem+json, text/html;q=0.5"):
+        api = client.get("/papers/zz", headers={"Accept": accept})
+        assert api.headers["content-type"] == "application/problem+json", accept
+    zh = client.get("/papers/zz", headers={**browser, "Accept-Language": "zh-CN"})
+    assert "未找到" in zh.text and 'lang="zh"' in zh.text
+
+
+def test_ask_a_paper_then_follow_up_in_its_thread(site: tuple[httpx.Client, str, str]) -> None:
+    client, pdf_id, _ = site
+    asked = client.post("/ui/ask", data={"question": "What does the router do?",
+                                         "paper_ids": pdf_id}, follow_redirects=False)
+    assert asked.status_code == 303 and asked.headers["location"].startswith("/ask/")
+    first = asked.headers["location"].split("/")[2].split("#")[0]
+    assert wait_for(client, first)["status"] == "completed"
+    thread = client.get(f"/ask/{first}").text
+    assert "Ask about Sparse Mixture Routing" in thread and "What does the router do?" in thread
+    assert f'name="follows" value="{first}"' in thread
+    again = client.post("/ui/ask", data={"question": "And its cost?", "follows": first},
+                        follow_redirects=False)
+    second = again.headers["location"].split("/")[2].split("#")[0]
+    request = client.get(f"/api/jobs/{second}").json()["request"]
+    assert request["follows"] == first and request["paper_ids"] == [pdf_id], "scope carried on"
+    wait_for(client, second)
+    both = client.get(f"/ask/{second}").text.split("<main", 1)[1]
+    assert both.index("What does the router do?") < both.index("And its cost?")
+    empty = client.post("/ui/ask", data={"question": " ", "follows": first},
+                        follow_redirects=False)
+    assert empty.headers["location"].startswith(f"/ask/{first}?error=")
+    reading = client.post("/ui/jobs", data={"kind": "reading", "paper_id": pdf_id},
+                          follow_redirects=False).headers["location"].rsplit("/", 1)[-1]
+    wrong = client.post("/ui/ask", data={"question": "q", "follows": reading},
+                        follow_redirects=False)
+    assert "error=a%20follow-up%20must%20follow%20a%20question" in wrong.headers["location"]

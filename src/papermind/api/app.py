@@ -16,7 +16,8 @@ from papermind.api.security import authorize
 from papermind.config import Settings
 from papermind.services.container import Container
 from papermind.services.jobs import JobRunner
-from papermind.web.routes import mount as mount_web
+from papermind.services.upload_queue import UploadQueue
+from papermind.web import mount as mount_web
 
 
 def create_app(settings: Settings, *, container: Container | None = None,
@@ -28,11 +29,13 @@ def create_app(settings: Settings, *, container: Container | None = None,
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         service = box.job_service(runners, gateway=gateway)
         app.state.jobs = service
+        app.state.uploads = uploads = UploadQueue(box.library)
         await service.start()
         try:
             yield
         finally:
             await service.stop()
+            uploads.close()
             box.close()
 
     async def require_token(request: Request) -> None:

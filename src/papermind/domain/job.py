@@ -37,8 +37,11 @@ class JobRequest(Frozen):
     language: str | None = Field(
         default=None, max_length=16, pattern=r"^(auto|[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*)$",
         description="language of the report's free text, e.g. 'zh' (null: the setting)")
+    follows: str | None = Field(default=None, max_length=200,
+                                description="question: the job id of the turn this question "
+                                            "follows up (its conversation is the context)")
 
-    @field_validator("paper_id", "question")
+    @field_validator("paper_id", "question", "follows")
     @classmethod
     def _encodable(cls, value: str | None) -> str | None:
         if value is not None:

@@ -43,9 +43,11 @@ def workflow_runners(container: Container, gateway: Gateway | None = None) -> di
 
     async def question(job: Job, progress: ProgressCallback) -> JobOutcome:
         from papermind.services.qa import ask_question
+        from papermind.services.threads import earlier_turns
 
         run = await ask_question(container, job.request.question or "", deep=job.request.deep,
                                  paper_ids=job.request.paper_ids, job_id=job.id,
+                                 earlier=earlier_turns(container, container.job_store, job),
                                  progress=progress, gateway=gateway,
                                  language=job.request.language)
         return JobOutcome(usage=_usage(run.report))

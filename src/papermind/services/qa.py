@@ -18,7 +18,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from papermind.config import WorkflowSettings
 from papermind.domain import Paper
-from papermind.domain.answer import QAKind, QAReport
+from papermind.domain.answer import QAKind, QAReport, Turn
 from papermind.errors import InputError
 from papermind.llm import Gateway
 from papermind.services.language import output_language
@@ -104,29 +104,34 @@ def qa_parts(container: Container, gateway: Gateway | None = None) -> QAParts:
 
 
 async def ask_question(container: Container, question: str, *, deep: bool = False,
-                       paper_ids: Sequence[str] = (), job_id: str | None = None,
-                       out_dir: Path | None = None, progress: ProgressCallback | None = None,
+                       paper_ids: Sequence[str] = (), earlier: Sequence[Turn] = (),
+                       job_id: str | None = None, out_dir: Path | None = None,
+                       progress: ProgressCallback | None = None,
                        gateway: Gateway | None = None, language: str | None = None) -> QARun:
     """The whole use case: answer (or resume job ``job_id``), write report.json/.md/.html
     to ``out_dir`` (default ``<home>/reports/<job id>/``); answer in ``language`` (default
-    the 'language' setting; 'auto' = the question's language)."""
+    the 'language' setting; 'auto' = the question's language). ``earlier``: the turns this
+    question follows up (services.threads)."""
     job = job_id or uuid.uuid4().hex
     async with container.checkpointer() as saver:
         report = await answer_question(qa_parts(container, gateway), question, deep=deep,
-                                       paper_ids=paper_ids, job_id=job, progress=progress,
-                                       checkpointer=saver, language=language)
+                                       paper_ids=paper_ids, earlier=earlier, job_id=job,
+                                       progress=progress, checkpointer=saver,
+                                       language=language)
     return QARun(report, job, write_reports(report, report_folder(container, job, out_dir)))
 
 
 async def answer_question(parts: QAParts, question: str, *,
                           checkpointer: BaseCheckpointSaver[Any], deep: bool = False,
-                          paper_ids: Sequence[str] = (), job_id: str | None = None,
+                          paper_ids: Sequence[str] = (), earlier: Sequence[Turn] = (),
+                          job_id: str | None = None,
                           progress: ProgressCallback | None = None,
                           language: str | None = None) -> QAReport:
     """Answer ``question`` (deep: plan and loop; else single pass) and return the report.
 
     A job id that already has a checkpoint in ``checkpointer`` resumes where it stopped,
-    without re-running finished nodes.
+    without re-running finished nodes. ``earlier`` are the turns this question follows up
+    (oldest first): context for the search and the prompts.
     """
     question = " ".join(question.split())
     if not question:
@@ -140,7 +145,8 @@ async def answer_question(parts: QAParts, question: str, *,
     kind: QAKind = "deep_qa" if deep else "cited_qa"
     context = _context(parts, gateway)
     graph = build_deep_graph() if deep else build_cited_graph()
-    result = await run_graph(graph, {"question": question, "paper_ids": scope},
+    inputs = {"question": question, "paper_ids": scope, "earlier": list(earlier)}
+    result = await run_graph(graph, inputs,
                              thread_id=job_id, checkpointer=checkpointer, context=context,
                              on_node=node_listener(progress))
     title = context.papers.get(scope[0]).title if len(scope) == 1 else ""

@@ -24,15 +24,19 @@ async def prepare_search(state: QAState, runtime: Runtime[QAContext]) -> dict[st
     scope = list(state.get("paper_ids") or [])
     tool = "paper_search" if scope else "library_search"
     task = PlanTask(id="t1", question=question, tool=tool, paper_ids=scope)
+    earlier = state.get("earlier") or []
+    # a follow-up ('and on GPUs?') is searched with the question it follows
+    asked = f"{earlier[-1].question} {question}" if earlier else question
     terms, notes = await _english_terms(runtime, question) if has_cjk(question) else ([], [])
-    query = " ".join([question, *terms])
+    query = " ".join([asked, *terms])
+    reason = "single-pass QA always uses hybrid search" + (
+        "; a follow-up, searched with the question before it" if earlier else "") + (
+        "; the question translated into English search terms" if terms else "")
     strategy = Strategy(task_id="t1", query=query, mode="hybrid", keywords=keywords(query),
-                        related_terms=terms, paper_ids=scope, tool=tool,
-                        reason="single-pass QA always uses hybrid search"
-                        + ("; the question translated into English search terms" if terms else ""))
+                        related_terms=terms, reason=reason, paper_ids=scope, tool=tool)
     where = f"{len(scope)} paper(s)" if scope else "the whole library"
     return {"plan": [task], "outcomes": {"t1": TaskOutcome(task_id="t1")}, "current": "t1",
-            "strategies": [strategy], "query": question, "evidence": [], "seen_chunks": {},
+            "strategies": [strategy], "query": asked, "evidence": [], "seen_chunks": {},
             "steps": 0, "notes": notes,
             "history": [step("prepare_search", f"hybrid search in {where}", "t1")]}
 

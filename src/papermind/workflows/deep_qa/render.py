@@ -7,12 +7,13 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
 
 from papermind import reports
 from papermind.domain.answer import AnswerSentence, EvidenceItem, QAReport, Strategy
 from papermind.domain.evidence import Evidence
 from papermind.i18n import Translator, translator
-from papermind.workflows.deep_qa.report import report_json
+from papermind.workflows.deep_qa.report import report_from_json, report_json
 
 STATUS_TEXT = {"answered": "answered", "extractive": "extractive (model output unusable; "
                "showing the best supported quotes)",
@@ -27,6 +28,12 @@ _env = reports.install(Environment(
 def _t(report: Any) -> Translator:
     """The report's own strings in its language (catalogue domain 'reports')."""
     return translator("reports", report.language)
+
+
+def from_json(data: dict[str, Any]) -> QAReport:
+    """A report read back from its ``report_json`` form (a stored report.json)."""
+    return report_from_json(data)
+
 
 def to_json(report: QAReport) -> str:
     return json.dumps(report_json(report), ensure_ascii=False, indent=2)
@@ -140,9 +147,18 @@ def _tables_md(report: QAReport) -> list[str]:
     return [*out, ""]
 
 
+def _values(report: QAReport) -> dict[str, Any]:
+    return {"r": report, "source": _source, "years": _years,
+            "by_id": {e.id: e for e in report.evidence}, "sentence_status": sentence_status,
+            "demo_label": reports.DEMO_LABEL, "status_text": STATUS_TEXT[report.status]}
+
+
 def to_html(report: QAReport) -> str:
     """A self-contained page; each citation is a ``.cite`` element with data attributes."""
-    by_id = {e.id: e for e in report.evidence}
-    return _env.get_template("answer.html.j2").render(
-        r=report, source=_source, years=_years, by_id=by_id, sentence_status=sentence_status,
-        demo_label=reports.DEMO_LABEL, status_text=STATUS_TEXT[report.status])
+    return _env.get_template("answer.html.j2").render(_values(report))
+
+
+def to_html_body(report: QAReport) -> Markup:
+    """The page's content only, for a layout around it (the web UI)."""
+    template = _env.get_template("answer.html.j2")
+    return reports.render_block(template, "content", **_values(report))

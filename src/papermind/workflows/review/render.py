@@ -11,6 +11,7 @@ from functools import cache
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup
 
 from papermind import reports
 from papermind.domain import Evidence
@@ -31,6 +32,11 @@ def to_json(report: ReviewReport) -> dict[str, Any]:
     """JSON form: every evidence item in the one evidence JSON shape (quote, found, anchor,
     support), anchors as data."""
     return report.model_dump(mode="json")
+
+
+def from_json(data: dict[str, Any]) -> ReviewReport:
+    """A report read back from its ``to_json`` form (a stored report.json)."""
+    return ReviewReport.model_validate(data)
 
 
 def evidence_of(report: ReviewReport, item: dict[str, Any]) -> Evidence:
@@ -186,9 +192,18 @@ def _env() -> Environment:
     return reports.install(env)
 
 
+def _values(report: ReviewReport) -> dict[str, Any]:
+    return {"r": report, "labels": _LABELS, "ev": lambda item: evidence_of(report, item),
+            "comment_status": comment_status, "label": lambda mid: label_of(report, mid),
+            "name": lambda role: name_of(report, role), "demo_label": reports.DEMO_LABEL}
+
+
 def to_html(report: ReviewReport) -> str:
     """Self-contained HTML; every evidence item is the one renderer's ``span.cite``."""
-    return _env().get_template("report.html.j2").render(
-        r=report, labels=_LABELS, ev=lambda item: evidence_of(report, item),
-        comment_status=comment_status, label=lambda mid: label_of(report, mid),
-        name=lambda role: name_of(report, role), demo_label=reports.DEMO_LABEL)
+    return _env().get_template("report.html.j2").render(_values(report))
+
+
+def to_html_body(report: ReviewReport) -> Markup:
+    """The page's content only, for a layout around it (the web UI)."""
+    return reports.render_block(_env().get_template("report.html.j2"), "content",
+                                **_values(report))

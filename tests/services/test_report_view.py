@@ -1,0 +1,47 @@
+"""Reports shown from their JSON with today's renderer; an unreadable one from its HTML."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from papermind.domain.job import JobRequest
+from papermind.errors import NotFoundError
+from papermind.llm.testing import fake_gateway
+from papermind.services.report_files import write_reports
+from papermind.services.report_view import load_report
+from papermind.workflows.review.report import build_report
+from tests.support.containers import hashing_container
+from tests.support.review_script import run_review, script
+from tests.workflows.review.paperkit import build_paper
+
+
+async def test_a_review_is_rendered_from_its_json_inside_a_layout(tmp_path: Path) -> None:
+    result = await run_review(fake_gateway(script()), build_paper(findings=True))
+    report = build_report(result.state, models={"meta": "scripted"}, demo_quality=True,
+                          usage={"tokens_in": 10, "tokens_out": 5, "cost_usd": 0.0})
+    with hashing_container(tmp_path) as box:
+        job, _ = box.job_store.create_or_get_active("j1", JobRequest(kind="review",
+                                                                     paper_id=report.paper_id))
+        with pytest.raises(NotFoundError):
+            load_report(box, job)
+        box.job_store.finish(job.id, "completed")
+        job = box.job_store.get(job.id)
+        folder = box.report_dir(job.id)
+        write_reports(report, folder)
+        (folder / "report.html").write_text("<html><body><p>stale html</p></body></html>")
+        view = load_report(box, job)
+        assert view.fresh and view.title == report.title
+        assert "stale html" not in view.body, "today's renderer, not the stored page"
+        assert "<html" not in view.body and "<style" not in view.body
+        assert view.body.count('<details class="internals">') >= 1
+        assert 'class="cite' in view.body and report.names, "citations, human names"
+        assert any(name in view.body for name in report.names.values())
+        assert f'href="/papers/{report.paper_id}/pages/' in view.body.split("Recommendation")[0], \
+            "findings open their page"
+
+        (folder / "report.json").write_text(json.dumps({"kind": "review", "bogus": 1}))
+        old = load_report(box, job)
+        assert not old.fresh and "stale html" in old.body
