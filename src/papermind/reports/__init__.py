@@ -16,6 +16,7 @@ from papermind.reports.citations import (
     page_href,
     span_label,
     span_of,
+    span_spec,
     status_class,
     status_label,
     summary_json,
@@ -25,6 +26,6 @@ from papermind.reports.render import html, install, markdown, text
 
 __all__ = [
     "EvidenceLike", "anchor_json", "as_evidence", "evidence_json", "html", "install",
-    "lines_on_page", "markdown", "page_href", "span_label", "span_of", "status_class",
+    "lines_on_page", "markdown", "page_href", "span_label", "span_of", "span_spec", "status_class",
     "status_label", "summary_json", "support_json", "text",
 ]

@@ -15,7 +15,7 @@ from starlette.concurrency import run_in_threadpool
 
 from papermind.domain.job import JobRequest
 from papermind.errors import NotFoundError, PapermindError
-from papermind.reports import install, lines_on_page, span_label, span_of
+from papermind.reports import install
 from papermind.services.container import Container
 from papermind.services.job_runners import report_dir
 from papermind.services.jobs import JobService
@@ -24,7 +24,6 @@ from papermind.services.uploads import read_limited, safe_name, sniff
 HERE = Path(__file__).parent
 templates = Jinja2Templates(directory=str(HERE / "templates"))
 install(templates.env)  # evidence renders the one way (papermind.reports) in every page
-PAGE_SCALE = 1.5
 
 
 def _box(request: Request) -> Container:
@@ -48,7 +47,10 @@ def _page(request: Request, name: str, status: int = 200, **values: Any) -> HTML
 
 def mount(app: FastAPI) -> None:
     """Add the web UI's pages and static files to ``app``."""
+    from papermind.web import reader  # the reader's pages (papermind.web.reader)
+
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    app.include_router(reader.router)
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def library(request: Request, q: str | None = Query(None, max_length=2000)) -> HTMLResponse:
@@ -76,26 +78,6 @@ def mount(app: FastAPI) -> None:
     def paper(request: Request, paper_id: str) -> HTMLResponse:
         stored = _box(request).library.show(paper_id)
         return _page(request, "paper.html", paper=stored.paper, record=stored.record)
-
-    @app.get("/papers/{paper_id}/pages/{number}", response_class=HTMLResponse,
-             include_in_schema=False)
-    def page(request: Request, paper_id: str, number: int,
-             lines: str | None = Query(None, max_length=20)) -> HTMLResponse:
-        stored = _box(request).library.show(paper_id)
-        doc = stored.paper
-        if not 1 <= number <= len(doc.pages):
-            raise NotFoundError(f"page {number} does not exist (the paper has {len(doc.pages)})")
-        current = doc.page(number)
-        first, last = lines_on_page(lines, number, len(current.lines))
-        span = span_of(lines, number) if first else None
-        marks = [{"n": ln.n, "x0": ln.box.x0, "y0": ln.box.y0, "x1": ln.box.x1, "y1": ln.box.y1}
-                 for ln in current.lines if first <= ln.n <= last and ln.box is not None]
-        others = [] if span is None else [p for p in range(span[0], span[2] + 1)
-                                          if p != number and 1 <= p <= len(doc.pages)]
-        return _page(request, "page.html", paper=doc, page=current, first=first, last=last,
-                     highlight=marks, scale=PAGE_SCALE, lines=lines,
-                     cited=span_label(span) if span else "", span_pages=others,
-                     image=stored.record.source_type == "pdf")
 
     @app.post("/ui/jobs", include_in_schema=False)
     async def start_job(request: Request, kind: str = Form(...), paper_id: str | None = Form(None),
