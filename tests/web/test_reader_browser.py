@@ -154,3 +154,25 @@ def test_keys_move_between_citations_pages_and_find(site: ReaderSite,
     page.keyboard.press("Enter")
     assert page.inner_text("#find-count") == f"2 of {expected}"
     assert page.locator(".w.found").count() == expected
+
+
+def test_downloads_and_a_narrow_screen(site: ReaderSite, browser_page: Any, shots: Any) -> None:
+    page = browser_page
+    _open(page, site)
+    with page.expect_download() as markdown:
+        page.click(".exports a:text-is('Markdown')")
+    assert markdown.value.suggested_filename == f"{site.job_id}.md"
+    assert "p. 1, l. 3-4" in Path(markdown.value.path()).read_text(encoding="utf-8")
+    with page.expect_download() as bibtex:
+        page.click(".exports a:text-is('BibTeX of the cited works')")
+    assert "Counting tokens under budgets" in Path(bibtex.value.path()).read_text(encoding="utf-8")
+    with page.expect_download() as original:
+        page.click(".reader-bar a[download]")
+    assert original.value.suggested_filename == "reader.pdf"
+    assert Path(original.value.path()).read_bytes()[:5] == b"%PDF-"
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_timeout(200)
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    assert page.evaluate("() => parseFloat(getComputedStyle(document.querySelector("
+                         "'.report-body')).fontSize) >= 14")
+    shots(page, "narrow")
