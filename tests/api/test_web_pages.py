@@ -11,6 +11,7 @@ from papermind.config import load_settings
 from papermind.llm.testing import fake_gateway
 from papermind.reports import lines_on_page, span_of
 from tests.api.server import serve, wait_for
+from tests.support.uploads import wait_for_uploads
 from tests.workflows.deep_reading.conftest import (
     PAPER_MD,
     checker_answer,
@@ -39,7 +40,9 @@ def test_pages_from_upload_to_report(home: Path) -> None:
         assert "No papers yet" in client.get("/").text
         uploaded = client.post("/ui/upload", files={"file": ("p.md", PAPER_MD.encode())})
         assert uploaded.status_code == 303
-        paper_url = uploaded.headers["location"]
+        [added] = wait_for_uploads(client, uploaded.headers["location"])
+        assert added["state"] == "added", added
+        paper_url = added["href"]
         paper_id = paper_url.rsplit("/", 1)[-1]
         paper_page = client.get(paper_url).text
         assert "Sparse Mixture Routing" in paper_page and "Deep reading" in paper_page
@@ -52,6 +55,7 @@ def test_pages_from_upload_to_report(home: Path) -> None:
         assert "Open the report" in client.get(f"/jobs/{job_id}").text
         report = client.get(f"/jobs/{job_id}/report").text
         assert 'class="cite' in report and "/static/app.js" in report
+        assert "older version" not in report and "<details class=\"internals\">" in report
         bad = client.post("/ui/upload", files={"file": ("x.pdf", b"\x00\x01" * 100)})
         assert bad.status_code == 303 and "error=" in bad.headers["location"]
         assert "neither a PDF" in client.get(bad.headers["location"]).text

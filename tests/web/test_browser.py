@@ -60,6 +60,8 @@ def test_upload_read_and_open_a_citation(reading_app: str, browser_page: Any, sh
     page.goto(reading_app + "/")
     page.set_input_files("#upload input[type=file]", str(reading_paper_pdf(tmp_path / "p.pdf")))
     page.click("#upload button[type=submit]")
+    page.wait_for_url(re.compile(r"/uploads\?ids="))
+    page.click(".upload[data-finished=true] [data-role=result] a", timeout=90_000)
     page.wait_for_url(re.compile(r"/papers/[0-9a-f]+$"))
     paper_id = page.url.rsplit("/", 1)[-1]
     assert "Sparse Mixture Routing" in page.inner_text("h1")
@@ -67,9 +69,10 @@ def test_upload_read_and_open_a_citation(reading_app: str, browser_page: Any, sh
 
     page.click("#start-reading")
     page.wait_for_url(re.compile(r"/jobs/[0-9a-f]+$"))
-    page.wait_for_selector("#status.completed", timeout=90_000)  # live, over SSE
+    page.wait_for_selector("[data-role=status].completed", timeout=90_000)  # live, over SSE
     page.wait_for_selector("#report-link:not([hidden])")
-    assert "deep_reader" in page.inner_text("#progress")
+    assert "Deep reader" in page.inner_text("[data-role=stages]")
+    assert page.locator("[data-role=cancel]").count() == 0, "no Cancel once finished"
     shots(page, "2-job")
 
     page.click("#report-link a[href$='/report']")

@@ -17,7 +17,8 @@ from papermind.services.container import Container
 from papermind.services.job_runners import workflow_runners
 from papermind.services.job_store import JobStore
 from papermind.services.jobs import JobRunner, JobService
-from papermind.web.routes import mount as mount_web
+from papermind.services.upload_queue import UploadQueue
+from papermind.web import mount as mount_web
 
 
 def create_app(settings: Settings, *, container: Container | None = None,
@@ -31,11 +32,13 @@ def create_app(settings: Settings, *, container: Container | None = None,
                              runners or workflow_runners(box, gateway=gateway),
                              workers=settings.api.workers)
         app.state.jobs = service
+        app.state.uploads = uploads = UploadQueue(box.library)
         await service.start()
         try:
             yield
         finally:
             await service.stop()
+            uploads.close()
             box.close()
 
     async def require_token(request: Request) -> None:

@@ -115,6 +115,15 @@ class Step(Frozen):
     task_id: str | None = None
 
 
+class Turn(Frozen):
+    """An earlier question of the same conversation and the answer it got (context for a
+    follow-up question; each turn is its own job with its own report)."""
+
+    question: str
+    answer: str = Field(default="", description="the answer's text, [E1] markers included")
+    job_id: str = ""
+
+
 class QAReport(Frozen):
     """The full output of a QA run (deep or single-pass)."""
 

@@ -34,8 +34,11 @@ class JobRequest(Frozen):
     paper_ids: list[str] = Field(default_factory=list, max_length=1000,
                                  description="question: limit to papers")
     reviewers: Literal["minimal", "full"] = Field(default="full", description="review panel size")
+    follows: str | None = Field(default=None, max_length=200,
+                                description="question: the job id of the turn this question "
+                                            "follows up (its conversation is the context)")
 
-    @field_validator("paper_id", "question")
+    @field_validator("paper_id", "question", "follows")
     @classmethod
     def _encodable(cls, value: str | None) -> str | None:
         if value is not None:

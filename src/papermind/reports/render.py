@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from jinja2 import Environment
+from jinja2 import Environment, Template
 from markupsafe import Markup, escape
 
 from papermind.domain import Evidence
@@ -83,6 +83,12 @@ def html(item: EvidenceLike, *, details: bool = True) -> Markup:
         parts.append(Markup("</span>"))
     parts.append(Markup("</span>"))
     return Markup("").join(parts)
+
+
+def render_block(template: Template, name: str, **values: Any) -> Markup:
+    """Only the block ``name`` of ``template`` (a report's ``content``, for a page that
+    shows it inside its own layout)."""
+    return Markup("".join(template.blocks[name](template.new_context(values))))
 
 
 def install(env: Environment) -> Environment:

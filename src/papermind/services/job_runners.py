@@ -46,7 +46,9 @@ def workflow_runners(container: Container, gateway: Gateway | None = None) -> di
         return JobOutcome(usage=_usage(run.report))
 
     async def question(job: Job, progress: Progress) -> JobOutcome:
+        from papermind.services.job_store import JobStore
         from papermind.services.qa import answer_question, qa_parts, write_reports
+        from papermind.services.threads import earlier_turns
 
         parts = qa_parts(container)
         if gateway is not None:
@@ -54,6 +56,7 @@ def workflow_runners(container: Container, gateway: Gateway | None = None) -> di
         report = await answer_question(
             parts, job.request.question or "", deep=job.request.deep,
             paper_ids=job.request.paper_ids, job_id=job.id,
+            earlier=earlier_turns(container, JobStore(container.db), job),
             on_step=lambda node, summary: progress(node, {"event": "finished", "summary": summary}),
             db_path=container.settings.checkpoint_path)
         write_reports(report, report_dir(container, job.id))

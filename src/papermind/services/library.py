@@ -103,6 +103,8 @@ class StoredPaper:
 
 ProgressHook = Callable[[AddEvent], None]
 """Called with each AddEvent of an ``add``, in order."""
+StageHook = Callable[[str, int, int], None]
+"""``on_stage(stage, done, total)`` as one file's add goes through parse, index, embed."""
 
 
 class FileParser:
@@ -197,24 +199,29 @@ class LibraryService:
         return _timed(result, started)
 
     def add_bytes(self, data: bytes, name: str, *, shown: str | None = None,
-                  embed: bool = True) -> AddResult:
+                  embed: bool = True, on_stage: StageHook | None = None) -> AddResult:
         """Add an in-memory file (e.g. an upload) named ``name``; same rules as a file.
-        ``embed=False`` leaves its dense vectors to a later ``embed_pending``."""
-        result = self._add_bytes(data, name, shown or name)
+        ``embed=False`` leaves its dense vectors to a later ``embed_pending``; ``on_stage``
+        hears 'parse', 'index' and 'embed' (with chunks done and to do) as they start."""
+        stage = on_stage or (lambda name, done, total: None)
+        result = self._add_bytes(data, name, shown or name, stage)
         if embed and result.status == "added" and result.paper_id:
             try:
-                self.embed_pending([result.paper_id])
+                self.embed_pending([result.paper_id],
+                                   lambda done, total: stage("embed", done, total))
             except Exception:  # stored and BM25-searchable; dense waits for the next add
                 log.warning("embedding %s failed; its dense vectors stay pending", result.path,
                             exc_info=True)
         return result
 
-    def _add_bytes(self, data: bytes, name: str, shown: str) -> AddResult:
+    def _add_bytes(self, data: bytes, name: str, shown: str, stage: StageHook) -> AddResult:
         try:
             digest = hashlib.sha256(data).hexdigest()
             if self.papers.exists(digest):
                 return AddResult(shown, "exists", digest, self.papers.record(digest).title)
+            stage("parse", 0, 1)
             paper = self.parser.parse_bytes(data, name)
+            stage("index", 0, 1)
             status = self._store(paper, data)
         except PapermindError as err:
             return AddResult(shown, "failed", reason=str(err))

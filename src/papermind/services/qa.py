@@ -17,7 +17,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from papermind.config import WorkflowSettings
 from papermind.domain import Paper
-from papermind.domain.answer import QAKind, QAReport
+from papermind.domain.answer import QAKind, QAReport, Turn
 from papermind.errors import ConfigError, InputError
 from papermind.llm import Gateway
 from papermind.services.checkpoints import sqlite_checkpointer
@@ -91,7 +91,8 @@ def qa_parts(container: Container) -> QAParts:
 
 
 async def answer_question(parts: QAParts, question: str, *, deep: bool = False,
-                          paper_ids: Sequence[str] = (), job_id: str | None = None,
+                          paper_ids: Sequence[str] = (), earlier: Sequence[Turn] = (),
+                          job_id: str | None = None,
                           on_step: StepListener | None = None,
                           checkpointer: BaseCheckpointSaver[Any] | None = None,
                           db_path: Path | None = None) -> QAReport:
@@ -99,7 +100,8 @@ async def answer_question(parts: QAParts, question: str, *, deep: bool = False,
 
     Uses ``checkpointer`` if given, else the SQLite file at ``db_path`` (the CLI passes
     ``settings.checkpoint_path``); a job id that already has a checkpoint resumes where it
-    stopped, without re-running finished nodes.
+    stopped, without re-running finished nodes. ``earlier`` are the turns this question
+    follows up (oldest first): context for the search and the prompts.
     """
     question = " ".join(question.split())
     if not question:
@@ -112,7 +114,7 @@ async def answer_question(parts: QAParts, question: str, *, deep: bool = False,
     kind: QAKind = "deep_qa" if deep else "cited_qa"
     context = _context(parts, gateway)
     graph = build_deep_graph() if deep else build_cited_graph()
-    inputs = {"question": question, "paper_ids": scope}
+    inputs = {"question": question, "paper_ids": scope, "earlier": list(earlier)}
 
     on_node = _listener(on_step)
     if checkpointer is not None:

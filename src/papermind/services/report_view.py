@@ -1,108 +1,80 @@
-"""A finished job's report beside its paper: the stored JSON and HTML body, its evidence
-items on one paper with the exact words each covers, and the BibTeX of the works it cites."""
+"""A finished job's report read back from its JSON and rendered with today's renderer.
+
+Pages show reports from report.json, not the HTML written at the time, so an old report
+picks up every fix to the renderer. A report that no longer reads as its model (written by
+an older, incompatible version) falls back to the HTML stored with it.
+"""
 
 from __future__ import annotations
 
 import json
+import logging
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from papermind.domain import Paper
+from markupsafe import Markup
+from pydantic import ValidationError
+
 from papermind.domain.job import Job
 from papermind.errors import NotFoundError
-from papermind.grounding.quote_words import quote_words
-from papermind.reports import as_evidence, span_spec
 from papermind.services.job_runners import report_dir
-from papermind.services.job_store import JobStore
 
 if TYPE_CHECKING:
     from papermind.services.container import Container
 
-_BODY = re.compile(r"<body[^>]*>(.*)</body>", re.S | re.I)
-_OWN_STYLE = re.compile(r"<(style|script)\b[^>]*>.*?</\1\s*>", re.S | re.I)
-HIGHLIGHT_KEY_SEP = "\n"
-"""A citation's highlight key: its ``data-lines`` and ``data-text`` joined by this."""
+log = logging.getLogger(__name__)
+_BODY = re.compile(r"<body[^>]*>(.*)</body>", re.DOTALL | re.IGNORECASE)
 
 
 @dataclass(frozen=True)
-class StoredReport:
-    """A completed job's report as written: ``data`` (report.json), ``body`` (the inside
-    of report.html's body, without its own styles and scripts)."""
+class ReportView:
+    """What a page needs to show a job's report."""
 
-    job: Job
+    job_id: str
+    kind: str
+    title: str
+    body: Markup
     data: dict[str, Any]
-    body: str
-
-    def paper_ids(self) -> list[str]:
-        """The papers the job was about, else every paper its evidence cites, in order."""
-        asked = self.job.request
-        ids = [asked.paper_id] if asked.paper_id else list(asked.paper_ids)
-        cited = [str(e["anchor"].get("paper_id") or "") for e in evidence_items(self.data)
-                 if e.get("anchor")]
-        return list(dict.fromkeys(i for i in ids + cited if i))
+    """The stored JSON (the answer text, the status, the evidence)."""
+    fresh: bool = True
+    """False when the stored HTML was shown because the JSON no longer reads."""
 
 
-def load_report(container: Container, store: JobStore, job_id: str) -> StoredReport:
-    """The stored report of a completed job (NotFoundError while it has none)."""
-    job = store.get(job_id)
+def load_report(container: Container, job: Job) -> ReportView:
+    """The report of ``job``; NotFoundError while it has none."""
     folder = report_dir(container, job.id)
-    if job.status != "completed" or not (folder / "report.json").is_file():
-        raise NotFoundError(f"job {job_id} has no report yet ({job.status})")
-    data = json.loads((folder / "report.json").read_text(encoding="utf-8"))
-    page = folder / "report.html"
-    html = page.read_text(encoding="utf-8") if page.is_file() else ""
-    return StoredReport(job=job, data=data if isinstance(data, dict) else {}, body=html_body(html))
+    path = folder / "report.json"
+    if job.status != "completed" or not path.is_file():
+        raise NotFoundError(f"this job has no report yet ({job.status})")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    try:
+        title, body = _render(job.request.kind, data)
+        return ReportView(job.id, job.request.kind, title, body, data)
+    except (ValidationError, KeyError, TypeError, ValueError):
+        log.warning("report %s no longer reads as its model; showing its stored HTML", job.id,
+                    exc_info=True)
+    stored = (folder / "report.html").read_text(encoding="utf-8") \
+        if (folder / "report.html").is_file() else ""
+    match = _BODY.search(stored)
+    return ReportView(job.id, job.request.kind, str(data.get("title", "")),
+                      Markup(match.group(1) if match else ""), data, fresh=False)
 
 
-def html_body(html: str) -> str:
-    """The inside of a report page's body, its own ``<style>`` and ``<script>`` removed
-    (the page around it styles it)."""
-    found = _BODY.search(html)
-    return _OWN_STYLE.sub("", found.group(1) if found else html).strip()
+def _render(kind: str, data: dict[str, Any]) -> tuple[str, Markup]:
+    if kind == "reading":
+        from papermind.workflows.deep_reading import render as reading
 
+        report = reading.from_dict(data)
+        return report.title, reading.to_html_body(report)
+    if kind == "review":
+        from papermind.domain.review import ReviewReport
+        from papermind.workflows.review import render as review
 
-def evidence_items(data: Any) -> list[dict[str, Any]]:
-    """Every evidence item (the one evidence JSON shape) anywhere in a report, in order."""
-    out: list[dict[str, Any]] = []
-    stack = [data]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, list):
-            stack.extend(reversed(node))
-        elif isinstance(node, dict):
-            if {"quote", "anchor", "status", "support"} <= node.keys():
-                out.append(node)
-            else:
-                stack.extend(reversed(list(node.values())))
-    return out
+        reviewed = ReviewReport.model_validate(data)
+        return reviewed.title, review.to_html_body(reviewed)
+    from papermind.workflows.deep_qa.render import to_html_body
+    from papermind.workflows.deep_qa.report import report_from_json
 
-
-def highlights(paper: Paper, data: Any) -> dict[str, list[list[int]]]:
-    """For each found evidence item on ``paper``: its highlight key -> the words it covers,
-    as ``[page, line, word index]``."""
-    out: dict[str, list[list[int]]] = {}
-    for item in evidence_items(data):
-        evidence = as_evidence(item, paper_id=paper.id)
-        anchor = evidence.anchor
-        if anchor is None or (anchor.paper_id or paper.id) != paper.id:
-            continue
-        key = span_spec(anchor) + HIGHLIGHT_KEY_SEP + evidence.matched_text
-        out[key] = [[w.page, w.line, w.index]
-                    for w in quote_words(paper, anchor, evidence.matched_text)]
-    return out
-
-
-def cited_bibtex(container: Container, report: StoredReport) -> str:
-    """BibTeX of the bibliography entries the report cites (resolved ones), of the one paper
-    it is about; a comment when there is no such paper or entry."""
-    from papermind.services.exports import cited_works, render
-
-    ids = report.paper_ids()
-    if len(ids) != 1:
-        return "% this report is not about one paper: no bibliography to cite from\n"
-    paper = container.library.get(container.papers.resolve(ids[0]))
-    works = cited_works(report.data, paper)
-    if not works:
-        return "% this report cites no resolved bibliography entries\n"
-    return render(works, "bibtex")
+    answer = report_from_json(data)
+    return answer.question, to_html_body(answer)

@@ -1,4 +1,5 @@
-// PaperMind's only script: live job progress, and citations that open the cited page.
+// PaperMind's only script: citations that open the cited page, live job stages (SSE),
+// and live upload stages (polling). Every page works without it; this makes it live.
 (function () {
   "use strict";
 
@@ -14,41 +15,124 @@
 
   document.addEventListener("click", function (event) {
     var el = event.target.closest ? event.target.closest(".cite[data-page]") : null;
-    if (!el || el.tagName === "A") return;
+    if (!el || el.tagName === "A" || event.target.closest("a")) return;
     var href = citeTarget(el);
     if (href) { event.preventDefault(); window.location.assign(href); }
   });
+
   document.querySelectorAll(".cite[data-page]").forEach(function (el) {
-    if (citeTarget(el)) { el.setAttribute("role", "link"); el.setAttribute("tabindex", "0"); }
+    if (citeTarget(el) && !el.querySelector("a")) { el.setAttribute("role", "link"); el.setAttribute("tabindex", "0"); }
   });
 
-  var job = document.getElementById("job");
-  if (job && (job.dataset.status === "queued" || job.dataset.status === "running")) {
-    var progress = document.getElementById("progress");
-    var status = document.getElementById("status");
-    var source = new EventSource("/api/jobs/" + job.dataset.job + "/stream");
-    progress.innerHTML = "";
+  function humanStep(node) {
+    var words = String(node || "step").replace(/_/g, " ").trim();
+    return words.charAt(0).toUpperCase() + words.slice(1);
+  }
+
+  function money(value) { return (Number(value) || 0).toFixed(4); }
+
+  function finishJob(box, status) {
+    box.dataset.status = status;
+    var cancel = box.querySelector("[data-role=cancel]");
+    if (cancel) cancel.remove();
+    var current = box.querySelector(".stages li.current");
+    if (current) current.classList.remove("current");
+    if (document.getElementById("thread")) { window.location.reload(); return; }
+    var link = document.getElementById("report-link");
+    if (link && status === "completed") link.hidden = false;
+    fetch("/api/jobs/" + encodeURIComponent(box.dataset.job), { headers: { Accept: "application/json" } })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (job) {
+        var usage = box.querySelector("[data-role=usage]");
+        if (!job || !usage || !job.usage || job.usage.tokens_in === undefined) return;
+        usage.textContent = "Tokens in " + job.usage.tokens_in + ", out " + job.usage.tokens_out +
+          ", cost $" + money(job.usage.cost_usd);
+        if (job.error) {
+          var err = document.createElement("span");
+          err.className = "problem";
+          err.textContent = " — " + job.error;
+          box.querySelector("[data-role=status]").after(err);
+        }
+      });
+  }
+
+  function followJob(box) {
+    var stages = box.querySelector("[data-role=stages]");
+    var status = box.querySelector("[data-role=status]");
+    var source = new EventSource("/api/jobs/" + encodeURIComponent(box.dataset.job) + "/stream");
+    stages.innerHTML = "";
+    function setStatus(value) { status.textContent = value; status.className = "status " + value; }
     source.addEventListener("node", function (msg) {
       var data = JSON.parse(msg.data);
       var li = document.createElement("li");
-      li.textContent = data.node + " " + (data.data.event || "") + " " + (data.data.summary || "");
-      progress.appendChild(li);
+      var summary = data.data && data.data.summary ? ": " + data.data.summary : "";
+      li.textContent = humanStep(data.node) + summary;
+      stages.appendChild(li);
     });
-    source.addEventListener("status", function (msg) {
-      var data = JSON.parse(msg.data);
-      status.textContent = data.data.status;
-      status.className = "status " + data.data.status;
-    });
+    source.addEventListener("status", function (msg) { setStatus(JSON.parse(msg.data).data.status); });
     source.addEventListener("end", function (msg) {
       source.close();
       var data = JSON.parse(msg.data);
-      status.textContent = data.status;
+      setStatus(data.status === "completed" ? "finished" : data.status);
       status.className = "status " + data.status;
-      job.dataset.status = data.status;
-      if (data.status === "completed") document.getElementById("report-link").hidden = false;
-      else window.location.reload();
+      finishJob(box, data.status);
     });
   }
+
+  document.querySelectorAll(".job-live").forEach(function (box) {
+    if (box.dataset.status === "queued" || box.dataset.status === "running") followJob(box);
+  });
+
+  var uploads = document.getElementById("uploads");
+  var labels = uploads ? JSON.parse(uploads.dataset.labels || "{}") : {};
+
+  function showUpload(li, u) {
+    var state = li.querySelector("[data-role=state]");
+    var stages = li.querySelector("[data-role=stages]");
+    var label = labels[u.state] || u.state;
+    if (u.state === "embed" && u.total) label += " (" + u.done + "/" + u.total + ")";
+    state.textContent = label;
+    state.className = "state state-" + u.state;
+    var last = stages.lastElementChild;
+    if (!u.finished && (!last || last.dataset.state !== u.state)) {
+      if (last) last.classList.remove("current");
+      var li2 = document.createElement("li");
+      li2.dataset.state = u.state;
+      li2.className = "current";
+      li2.textContent = labels[u.state] || u.state;
+      stages.appendChild(li2);
+    }
+    if (!u.finished) return false;
+    if (last) last.classList.remove("current");
+    var result = li.querySelector("[data-role=result]");
+    result.textContent = "";
+    if (u.href) {
+      if (u.state === "exists") result.append((labels.exists || "already in the library") + ": ");
+      var a = document.createElement("a");
+      a.href = u.href;
+      a.textContent = u.title || u.name;
+      result.appendChild(a);
+    } else {
+      var p = document.createElement("span");
+      p.className = "problem";
+      p.textContent = u.reason;
+      result.appendChild(p);
+    }
+    li.dataset.finished = "true";
+    return true;
+  }
+
+  function pollUpload(li) {
+    fetch("/ui/uploads/" + encodeURIComponent(li.dataset.upload), { headers: { Accept: "application/json" } })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (u) {
+        if (u && showUpload(li, u)) return;
+        window.setTimeout(function () { pollUpload(li); }, 300);
+      })
+      .catch(function () { window.setTimeout(function () { pollUpload(li); }, 1000); });
+  }
+
+  document.querySelectorAll(".upload[data-finished=false]").forEach(pollUpload);
 
   var marked = document.querySelector(".highlight");
   if (marked) marked.scrollIntoView({ block: "center" });

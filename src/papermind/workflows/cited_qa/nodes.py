@@ -19,12 +19,16 @@ async def prepare_search(state: QAState, runtime: Runtime[QAContext]) -> dict[st
     scope = list(state.get("paper_ids") or [])
     tool = "paper_search" if scope else "library_search"
     task = PlanTask(id="t1", question=question, tool=tool, paper_ids=scope)
-    strategy = Strategy(task_id="t1", query=question, mode="hybrid", keywords=keywords(question),
-                        reason="single-pass QA always uses hybrid search", paper_ids=scope,
-                        tool=tool)
+    earlier = state.get("earlier") or []
+    # a follow-up ('and on GPUs?') is searched with the question it follows
+    query = f"{earlier[-1].question} {question}" if earlier else question
+    reason = "single-pass QA always uses hybrid search" + (
+        "; a follow-up, searched with the question before it" if earlier else "")
+    strategy = Strategy(task_id="t1", query=query, mode="hybrid", keywords=keywords(query),
+                        reason=reason, paper_ids=scope, tool=tool)
     where = f"{len(scope)} paper(s)" if scope else "the whole library"
     return {"plan": [task], "outcomes": {"t1": TaskOutcome(task_id="t1")}, "current": "t1",
-            "strategies": [strategy], "query": question, "evidence": [], "seen_chunks": {},
+            "strategies": [strategy], "query": query, "evidence": [], "seen_chunks": {},
             "steps": 0, "history": [step("prepare_search", f"hybrid search in {where}", "t1")]}
 
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
 
 from papermind import reports
 from papermind.domain.answer import AnswerSentence, EvidenceItem, QAReport, Strategy
@@ -134,9 +136,18 @@ def _tables_md(report: QAReport) -> list[str]:
     return [*out, ""]
 
 
+def _values(report: QAReport) -> dict[str, Any]:
+    return {"r": report, "source": _source, "years": _years,
+            "by_id": {e.id: e for e in report.evidence}, "sentence_status": sentence_status,
+            "demo_label": DEMO_LABEL, "status_text": STATUS_TEXT[report.status]}
+
+
 def to_html(report: QAReport) -> str:
     """A self-contained page; each citation is a ``.cite`` element with data attributes."""
-    by_id = {e.id: e for e in report.evidence}
-    return _env.get_template("answer.html.j2").render(
-        r=report, source=_source, years=_years, by_id=by_id, sentence_status=sentence_status,
-        demo_label=DEMO_LABEL, status_text=STATUS_TEXT[report.status])
+    return _env.get_template("answer.html.j2").render(_values(report))
+
+
+def to_html_body(report: QAReport) -> Markup:
+    """The page's content only, for a layout around it (the web UI)."""
+    template = _env.get_template("answer.html.j2")
+    return reports.render_block(template, "content", **_values(report))

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from papermind import reports
-from papermind.domain.answer import AnswerSentence, EvidenceItem, QAKind, QAReport
+from papermind.domain.answer import AnswerSentence, Citation, EvidenceItem, QAKind, QAReport
 from papermind.domain.evidence import Evidence, VerificationSummary
 
 
@@ -61,3 +61,28 @@ def report_json(report: QAReport) -> dict[str, Any]:
     data["verification"] = reports.summary_json(cited)
     data["source_papers"] = report.source_papers
     return data
+
+
+def report_from_json(data: Mapping[str, Any]) -> QAReport:
+    """A report read back from its ``report_json`` form (a stored report.json)."""
+    fields = {k: v for k, v in data.items() if k in QAReport.model_fields}
+    fields["sentences"] = [_sentence_back(s) for s in data.get("sentences", [])]
+    fields["dropped"] = [_sentence_back(s) for s in data.get("dropped", [])]
+    fields["evidence"] = [_row_back(row) for row in data.get("evidence", [])]
+    cited = [c.evidence for s in [*fields["sentences"], *fields["dropped"]] for c in s.citations]
+    fields["verification"] = VerificationSummary.of(cited)
+    return QAReport.model_validate(fields)
+
+
+def _sentence_back(data: Mapping[str, Any]) -> AnswerSentence:
+    citations = [Citation(evidence_id=str(c.get("evidence_id", "")),
+                          paper_id=str(c.get("paper_id", "")),
+                          evidence=reports.as_evidence(c, str(c.get("paper_id", ""))))
+                 for c in data.get("citations", [])]
+    return AnswerSentence.model_validate({**data, "citations": citations})
+
+
+def _row_back(row: Mapping[str, Any]) -> EvidenceItem:
+    fields = {k: v for k, v in row.items() if k in EvidenceItem.model_fields}
+    fields["evidence"] = reports.as_evidence(row, str(row.get("paper_id", "")))
+    return EvidenceItem.model_validate(fields)

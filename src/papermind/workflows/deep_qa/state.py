@@ -16,6 +16,7 @@ from papermind.domain.answer import (
     Step,
     Strategy,
     TaskOutcome,
+    Turn,
 )
 from papermind.domain.chunk import SearchHit
 
@@ -33,6 +34,7 @@ class QAInput(TypedDict, total=False):
 
     question: str
     paper_ids: list[str]
+    earlier: list[Turn]
 
 
 class QAOutput(TypedDict, total=False):

@@ -7,8 +7,10 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
 
 from papermind import reports
+from papermind.domain.evidence import VerificationSummary
 from papermind.domain.reading import ReadingPoint, ReadingReport
 
 DEMO_LABEL = "demo quality: bundled local model"
@@ -27,6 +29,20 @@ def to_dict(report: ReadingReport) -> dict[str, Any]:
         dumped["status"] = point_status(point)
     data["verification"] = reports.summary_json(report.evidence())
     return data
+
+
+def from_dict(data: dict[str, Any]) -> ReadingReport:
+    """A report read back from its ``to_dict`` form (a stored report.json)."""
+    data = dict(data)
+    paper_id = str(data.get("paper_id", ""))
+    points = []
+    for point in data.get("points", []):
+        point = {k: v for k, v in point.items() if k != "status"}
+        point["evidence"] = [reports.as_evidence(e, paper_id) for e in point.get("evidence", [])]
+        points.append(ReadingPoint.model_validate(point))
+    data["points"] = points
+    data["verification"] = VerificationSummary.of([e for p in points for e in p.evidence])
+    return ReadingReport.model_validate(data)
 
 
 def to_json(report: ReadingReport) -> str:
@@ -139,9 +155,18 @@ def _history_md(report: ReadingReport) -> list[str]:
     return [*out, ""]
 
 
+def _values(report: ReadingReport) -> dict[str, Any]:
+    return {"r": report, "sections": SECTIONS, "demo_label": DEMO_LABEL,
+            "point_status": point_status}
+
+
 def to_html(report: ReadingReport) -> str:
     """A self-contained page; every citation is a ``.cite`` element with data-* anchors."""
+    return _env.get_template("reading_report.html.j2").render(_values(report))
+
+
+def to_html_body(report: ReadingReport) -> Markup:
+    """The page's content only, for a layout around it (the web UI)."""
     template = _env.get_template("reading_report.html.j2")
-    return template.render(r=report, sections=SECTIONS, demo_label=DEMO_LABEL,
-                           point_status=point_status)
+    return reports.render_block(template, "content", **_values(report))
 

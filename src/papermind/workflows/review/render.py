@@ -11,6 +11,7 @@ from functools import cache
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup
 
 from papermind import reports
 from papermind.domain import Evidence
@@ -167,8 +168,17 @@ def _env() -> Environment:
     return reports.install(env)
 
 
+def _values(report: ReviewReport) -> dict[str, Any]:
+    return {"r": report, "labels": _LABELS, "ev": lambda item: evidence_of(report, item),
+            "comment_status": comment_status}
+
+
 def to_html(report: ReviewReport) -> str:
     """Self-contained HTML; every evidence item is the one renderer's ``span.cite``."""
-    return _env().get_template("report.html.j2").render(
-        r=report, labels=_LABELS, ev=lambda item: evidence_of(report, item),
-        comment_status=comment_status)
+    return _env().get_template("report.html.j2").render(_values(report))
+
+
+def to_html_body(report: ReviewReport) -> Markup:
+    """The page's content only, for a layout around it (the web UI)."""
+    return reports.render_block(_env().get_template("report.html.j2"), "content",
+                                **_values(report))

@@ -12,13 +12,20 @@ from papermind.domain.evidence import Evidence, Support
 from papermind.errors import NotFoundError
 from papermind.llm import fence_untrusted
 from papermind.workflows.deep_qa.context import QAContext
-from papermind.workflows.deep_qa.nodes.common import PaperCache, ask, evidence_table, prompt, step
+from papermind.workflows.deep_qa.nodes.common import (
+    PaperCache,
+    ask,
+    earlier_turns,
+    evidence_table,
+    prompt,
+    step,
+)
 from papermind.workflows.deep_qa.schemas import AnswerOut, ContradictionsOut
 from papermind.workflows.deep_qa.state import QAState
 from papermind.workflows.support_judge import SupportItem, claim_support, judge_support
 
 _CONTRA_VARS = frozenset({"question", "evidence"})
-_ANSWER_VARS = frozenset({"question", "evidence", "contradictions"})
+_ANSWER_VARS = frozenset({"earlier", "question", "evidence", "contradictions"})
 _ID = re.compile(r"\bE\s*(\d+)\b", re.IGNORECASE)
 _WORDY = re.compile(r"^(?!\s*<[^>]*>\s*$).*\w\w", re.DOTALL)
 """A real sentence: two word characters, and not an unfilled '<placeholder>'."""
@@ -106,7 +113,7 @@ async def answer(state: QAState, runtime: Runtime[QAContext]) -> dict[str, Any]:
     contradictions = state.get("contradictions", [])
     listed = "\n".join(f"{c.first} and {c.second} disagree: {c.note}" for c in contradictions)
     messages = prompt("answer", _ANSWER_VARS).render(
-        question=state["question"],
+        earlier=earlier_turns(state), question=state["question"],
         evidence=evidence_table(_for_prompt(evidence, found_only=True)),
         contradictions=(f"Known disagreements:\n{fence_untrusted(listed, 'NOTES')}"
                         if listed else ""))

@@ -31,6 +31,18 @@ def prompt(name: str, variables: frozenset[str]) -> PromptTemplate:
     return PromptTemplate.load(PROMPTS / f"{name}.md", variables)
 
 
+def earlier_turns(state: QAState) -> str:
+    """The conversation so far, fenced as data, for a follow-up's prompts ('' when none)."""
+    turns = state.get("earlier") or []
+    if not turns:
+        return ""
+    lines = "\n".join(f"Q{n}: {t.question}\nA{n}: {t.answer or '(no answer)'}"
+                      for n, t in enumerate(turns, start=1))
+    return ("This question follows up earlier turns of the conversation (context for what "
+            "the new question refers to; only the evidence counts as a source):\n"
+            + fence_untrusted(lines, "CONVERSATION"))
+
+
 def step(node: str, summary: str, task_id: str | None = None) -> Step:
     """A history entry stamped now."""
     return Step(node=node, at=datetime.now(UTC).isoformat(timespec="seconds"),

@@ -14,6 +14,7 @@ from papermind.workflows.deep_qa.nodes.common import (
     ask,
     budget_exhausted,
     current_outcome,
+    earlier_turns,
     prompt,
     step,
     task_of,
@@ -23,7 +24,7 @@ from papermind.workflows.deep_qa.plan import clean_plan, next_task
 from papermind.workflows.deep_qa.schemas import PlanOut, TermsOut
 from papermind.workflows.deep_qa.state import QAState
 
-_PLAN_VARS = frozenset({"question", "scope"})
+_PLAN_VARS = frozenset({"earlier", "question", "scope"})
 _REPLAN_VARS = frozenset({"question", "task", "memory"})
 _TERMS_VARS = frozenset({"query", "keywords"})
 MAX_LISTED = 12
@@ -36,7 +37,7 @@ async def plan(state: QAState, runtime: Runtime[QAContext]) -> dict[str, Any]:
     """Split the question into sub-tasks with tools and dependencies."""
     question = state["question"]
     messages = prompt("plan", _PLAN_VARS).render(
-        question=question, scope=_scope_line(state.get("paper_ids") or [], runtime.context))
+        earlier=earlier_turns(state), question=question, scope=_scope_line(state.get("paper_ids") or [], runtime.context))
     out, notes = await ask(runtime, "planner", messages, PlanOut, "plan")
     proposed = [t.to_task(i) for i, t in enumerate(out.tasks if out else [], start=1)]
     tasks, repairs = clean_plan(proposed, question)

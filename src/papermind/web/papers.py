@@ -1,0 +1,30 @@
+"""A paper's page (its pages are read in papermind.web.reader)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+
+from papermind.domain.paper import Finding, Paper
+from papermind.web.pages import ContainerDep, render
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/papers/{paper_id}", response_class=HTMLResponse)
+def paper(request: Request, paper_id: str, box: ContainerDep) -> HTMLResponse:
+    stored = box.library.show(paper_id)
+    doc = stored.paper
+    return render(request, "paper.html", paper=doc, record=stored.record,
+                  finding_hrefs=[finding_href(doc, f) for f in doc.findings])
+
+
+def finding_href(doc: Paper, finding: Finding) -> str:
+    """The page view of a finding, its lines highlighted when its box meets some."""
+    href = f"/papers/{doc.id}/pages/{finding.page}"
+    if finding.box is None or not 1 <= finding.page <= len(doc.pages):
+        return href
+    hit = [ln.n for ln in doc.page(finding.page).lines if ln.box is not None and
+           ln.box.x0 < finding.box.x1 and finding.box.x0 < ln.box.x1 and
+           ln.box.y0 < finding.box.y1 and finding.box.y0 < ln.box.y1]
+    return f"{href}?lines={min(hit)}-{max(hit)}" if hit else href
