@@ -158,6 +158,8 @@ class ApiSettings(BaseModel):
     header_timeout_s: float = Field(default=10.0, description="time to send request headers")
     body_timeout_s: float = Field(default=30.0, description="longest wait for body data")
     workers: int = Field(default=2, description="jobs run at once")
+    language: str = Field(default="auto", description="web UI language: 'en', 'zh', or 'auto' "
+                          "(the browser's Accept-Language; a visitor's choice is a cookie)")
 
 
 class Settings(BaseSettings):

@@ -7,6 +7,7 @@ off the network, in a fresh profile folder. Screenshots go to .artifacts/web/ (g
 from __future__ import annotations
 
 import shutil
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,9 @@ import pytest
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / ".artifacts" / "web"
+HERE = Path(__file__).resolve().parent
+AXE = HERE / "node_modules" / "axe-core" / "axe.min.js"
+"""axe-core, pinned in tests/web/package.json + package-lock.json; `npm ci` installs it."""
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"]
 
@@ -49,3 +53,18 @@ def shots(request: pytest.FixtureRequest) -> Any:
         return path
 
     return save
+
+
+@pytest.fixture(scope="session")
+def axe_source() -> str:
+    """axe-core's script, installed here by ``npm ci`` if needed (never kept in the
+    repository); skips with the reason where npm or the registry is unavailable."""
+    if not AXE.is_file():
+        npm = shutil.which("npm")
+        if npm is None:
+            pytest.skip("npm not found: cannot install axe-core (apt-get install -y npm)")
+        done = subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=HERE, timeout=300,
+                              capture_output=True, text=True, check=False)
+        if done.returncode != 0 or not AXE.is_file():
+            pytest.skip(f"`npm ci` in tests/web failed: {done.stderr.strip()[-300:]}")
+    return AXE.read_text(encoding="utf-8")

@@ -106,3 +106,19 @@ def test_login_cookie_opens_the_ui_when_a_token_is_set(home: Path) -> None:
         client.cookies.clear()
         right = client.post("/login", data={"token": "s3cret"}, follow_redirects=True)
         assert right.status_code == 200 and "Library" in right.text
+
+
+def test_errors_are_pages_for_browsers_and_problems_for_scripts(
+        site: tuple[httpx.Client, str, str]) -> None:
+    client, _, _ = site
+    browser = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+    for url in ("/papers/zz", "/jobs/nope", "/api/papers/zz", "/papers/x/pages/abc"):
+        page = client.get(url, headers=browser)
+        assert page.status_code in (404, 422) and page.headers["content-type"].startswith(
+            "text/html"), url
+        assert '<header class="app">' in page.text and "see `papermind list`" not in page.text
+    for accept in ("*/*", "application/json", "application/problem+json, text/html;q=0.5"):
+        api = client.get("/papers/zz", headers={"Accept": accept})
+        assert api.headers["content-type"] == "application/problem+json", accept
+    zh = client.get("/papers/zz", headers={**browser, "Accept-Language": "zh-CN"})
+    assert "未找到" in zh.text and 'lang="zh"' in zh.text

@@ -37,6 +37,8 @@ class Upload:
     paper_id: str | None = None
     title: str = ""
     reason: str = ""
+    stages: tuple[str, ...] = ()
+    """The stages it has entered so far, in order."""
 
     @property
     def finished(self) -> bool:
@@ -84,8 +86,10 @@ class UploadQueue:
 
     def _add(self, upload: Upload, data: bytes) -> None:
         def on_stage(stage: str, done: int, total: int) -> None:
-            self._set(replace(self.get(upload.id), state=stage,  # type: ignore[arg-type]
-                              done=done, total=total))
+            now = self.get(upload.id)
+            stages = now.stages if now.stages[-1:] == (stage,) else (*now.stages, stage)
+            self._set(replace(now, state=stage, done=done, total=total,  # type: ignore[arg-type]
+                              stages=stages))
 
         try:
             result = self._library.add_bytes(data, upload.name, on_stage=on_stage)

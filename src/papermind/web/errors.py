@@ -16,6 +16,7 @@ JSON = ("application/json", "application/problem+json")
 TITLES = {400: "That request cannot be used", 401: "Sign in first", 402: "Over budget",
           404: "Not found", 409: "Not possible right now", 413: "Too large",
           415: "Unsupported file", 422: "That cannot be read", 502: "The model endpoint failed"}
+FALLBACK_TITLE = "Something went wrong"
 
 
 def _weights(accept: str) -> dict[str, float]:
@@ -43,7 +44,7 @@ def prefers_html(request: Request) -> bool:
 
 def error_page(request: Request, status: int, detail: str) -> HTMLResponse:
     """The error ``detail`` in the app's layout, with a way back."""
-    title = TITLES.get(status, "Something went wrong")
+    title = TITLES.get(status, FALLBACK_TITLE)
     response = render(request, "error.html", status=status, title=title, detail=detail,
                       code=status, error=None)
     if status == 401:

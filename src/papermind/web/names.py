@@ -5,7 +5,8 @@ Ids stay available on hover and copy (``title`` attributes, ``<code>``), never a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from jinja2 import Environment
@@ -17,6 +18,11 @@ UPLOAD_STATES = {"waiting": "waiting", "parse": "reading the file",
                  "index": "indexing for search", "embed": "embedding passages",
                  "added": "added", "exists": "already in the library", "failed": "failed"}
 SHORT_ID = 10
+
+
+def status_labels(gettext: Callable[[str], str]) -> str:
+    """JSON of every status's name in the page's language (the live script shows them)."""
+    return json.dumps({k: gettext(v) for k, v in STATUSES.items()}, ensure_ascii=False)
 
 
 def kind_name(kind: str) -> str:
@@ -40,15 +46,21 @@ def short_id(value: str) -> str:
     return value[:SHORT_ID]
 
 
-def job_title(job: Any, titles: Mapping[str, str] | None = None) -> str:
+def _english(message: str, **values: object) -> str:
+    return message.format(**values) if values else message
+
+
+def job_title(job: Any, titles: Mapping[str, str] | None = None,
+              gettext: Callable[..., str] = _english) -> str:
     """What a job is about, in words: 'Deep reading: <paper title>', or the question."""
     request = job.request
-    titles = titles or {}
     if request.kind == "question":
         question = " ".join((request.question or "").split())
         return question if len(question) <= 120 else question[:117] + "..."
     paper = request.paper_id or ""
-    return f"{kind_name(request.kind)}: {titles.get(paper) or 'paper ' + short_id(paper)}"
+    title = (titles or {}).get(paper) or gettext("paper {id}", id=short_id(paper))
+    what = "Pre-review: {title}" if request.kind == "review" else "Deep reading: {title}"
+    return gettext(what, title=title)
 
 
 def install_names(env: Environment) -> Environment:
@@ -58,4 +70,5 @@ def install_names(env: Environment) -> Environment:
                         "step_name": step_name, "short_id": short_id, "job_title": job_title,
                         "upload_state": upload_state})
     env.globals["upload_states"] = UPLOAD_STATES
+    env.globals["status_labels"] = status_labels
     return env

@@ -30,7 +30,7 @@ def upload_json(upload: Upload) -> dict[str, Any]:
     """What the uploads page shows of one file (its script polls this)."""
     return {"id": upload.id, "name": upload.name, "state": upload.state, "done": upload.done,
             "total": upload.total, "finished": upload.finished, "paper_id": upload.paper_id,
-            "title": upload.title, "reason": upload.reason,
+            "title": upload.title, "reason": upload.reason, "stages": list(upload.stages),
             "href": f"/papers/{upload.paper_id}" if upload.paper_id else None}
 
 

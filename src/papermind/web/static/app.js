@@ -29,31 +29,12 @@
     return words.charAt(0).toUpperCase() + words.slice(1);
   }
 
-  function money(value) { return (Number(value) || 0).toFixed(4); }
-
+  // a finished job's page is rendered again by the server: usage, report link, no Cancel
   function finishJob(box, status) {
     box.dataset.status = status;
     var cancel = box.querySelector("[data-role=cancel]");
     if (cancel) cancel.remove();
-    var current = box.querySelector(".stages li.current");
-    if (current) current.classList.remove("current");
-    if (document.getElementById("thread")) { window.location.reload(); return; }
-    var link = document.getElementById("report-link");
-    if (link && status === "completed") link.hidden = false;
-    fetch("/api/jobs/" + encodeURIComponent(box.dataset.job), { headers: { Accept: "application/json" } })
-      .then(function (r) { return r.ok ? r.json() : null; })
-      .then(function (job) {
-        var usage = box.querySelector("[data-role=usage]");
-        if (!job || !usage || !job.usage || job.usage.tokens_in === undefined) return;
-        usage.textContent = "Tokens in " + job.usage.tokens_in + ", out " + job.usage.tokens_out +
-          ", cost $" + money(job.usage.cost_usd);
-        if (job.error) {
-          var err = document.createElement("span");
-          err.className = "problem";
-          err.textContent = " — " + job.error;
-          box.querySelector("[data-role=status]").after(err);
-        }
-      });
+    window.location.reload();
   }
 
   function followJob(box) {
@@ -61,7 +42,6 @@
     var status = box.querySelector("[data-role=status]");
     var source = new EventSource("/api/jobs/" + encodeURIComponent(box.dataset.job) + "/stream");
     stages.innerHTML = "";
-    function setStatus(value) { status.textContent = value; status.className = "status " + value; }
     source.addEventListener("node", function (msg) {
       var data = JSON.parse(msg.data);
       var li = document.createElement("li");
@@ -69,12 +49,14 @@
       li.textContent = humanStep(data.node) + summary;
       stages.appendChild(li);
     });
-    source.addEventListener("status", function (msg) { setStatus(JSON.parse(msg.data).data.status); });
+    source.addEventListener("status", function (msg) {
+      var value = JSON.parse(msg.data).data.status;
+      status.className = "status " + value;
+      status.textContent = (box.dataset.labels ? JSON.parse(box.dataset.labels) : {})[value] || value;
+    });
     source.addEventListener("end", function (msg) {
       source.close();
       var data = JSON.parse(msg.data);
-      setStatus(data.status === "completed" ? "finished" : data.status);
-      status.className = "status " + data.status;
       finishJob(box, data.status);
     });
   }
@@ -93,17 +75,15 @@
     if (u.state === "embed" && u.total) label += " (" + u.done + "/" + u.total + ")";
     state.textContent = label;
     state.className = "state state-" + u.state;
-    var last = stages.lastElementChild;
-    if (!u.finished && (!last || last.dataset.state !== u.state)) {
-      if (last) last.classList.remove("current");
-      var li2 = document.createElement("li");
-      li2.dataset.state = u.state;
-      li2.className = "current";
-      li2.textContent = labels[u.state] || u.state;
-      stages.appendChild(li2);
-    }
+    stages.textContent = "";
+    (u.stages || []).forEach(function (name, n) {
+      var item = document.createElement("li");
+      item.dataset.state = name;
+      item.textContent = labels[name] || name;
+      if (!u.finished && n === u.stages.length - 1) item.className = "current";
+      stages.appendChild(item);
+    });
     if (!u.finished) return false;
-    if (last) last.classList.remove("current");
     var result = li.querySelector("[data-role=result]");
     result.textContent = "";
     if (u.href) {
