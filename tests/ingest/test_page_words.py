@@ -57,3 +57,14 @@ def test_words_without_characters_are_estimated_from_the_line() -> None:
     assert [w.measured for w in words] == [True, False]
     assert words[1].box.x0 == 10 + 90 * 6 / 10 and words[1].box.x1 == 100
     assert (words[1].box.y0, words[1].box.y1) == (20, 30)
+
+
+def test_a_right_to_left_line_is_aligned_in_the_pdfs_order() -> None:
+    line = Line(page=1, n=1, text="\u05e9\u05dc\u05d5\u05dd \u05e2\u05d5\u05dc\u05dd", box=LINE_BOX)
+    logical = "\u05e9\u05dc\u05d5\u05dd\u05e2\u05d5\u05dc\u05dd"
+    chars = [(ch, (90.0 - 5 * i - (5 if i > 3 else 0), 20.0, 95.0 - 5 * i - (5 if i > 3 else 0),
+                   30.0)) for i, ch in enumerate(logical)]  # drawn from the right
+    words = line_words(line, chars)  # type: ignore[arg-type]
+    assert all(w.measured for w in words)
+    assert (words[0].box.x0, words[0].box.x1) == (75.0, 95.0)  # the first word is rightmost
+    assert (words[1].box.x0, words[1].box.x1) == (50.0, 70.0)

@@ -28,6 +28,7 @@ from papermind.ingest.pdfium_guard import pdfium_lock
 _WORD = re.compile(r"\S+")
 _ROW = 12.0  # points per bucket row when finding a character's line
 _SLACK = 1.0  # a centre this close outside a line box still belongs to it
+_GOOD_MATCH = 0.9  # below this share of matched characters the PDF's own order is tried
 
 Char = tuple[str, Rect]
 
@@ -96,20 +97,33 @@ def _area(box: Box | None) -> float:
 
 
 def line_words(line: Line, chars: list[Char]) -> list[Word]:
-    """The words of ``line`` with boxes from ``chars`` (the PDF characters on it)."""
+    """The words of ``line`` with boxes from ``chars`` (the PDF characters on it, in the
+    PDF's order): aligned left to right, or in the PDF's order when that matches more (a
+    right-to-left script)."""
     assert line.box is not None
     spans = [m.span() for m in _WORD.finditer(line.text)]
-    ordered = sorted(chars, key=lambda c: (c[1][0] + c[1][2]) / 2)
-    source, owner = _expanded(ordered)
     target = [i for i, c in enumerate(line.text) if not c.isspace()]
-    matcher = SequenceMatcher(None, "".join(line.text[i].lower() for i in target), source,
-                              autojunk=False)
-    box_of: dict[int, Rect] = {}
-    for block in matcher.get_matching_blocks():
-        for k in range(block.size):
-            box_of[target[block.a + k]] = ordered[owner[block.b + k]][1]
+    box_of = _aligned(line.text, target, sorted(chars, key=lambda c: (c[1][0] + c[1][2]) / 2))
+    if len(box_of) < _GOOD_MATCH * len(target):
+        in_order = _aligned(line.text, target, chars)
+        if (_words_hit(spans, in_order), len(in_order)) > (_words_hit(spans, box_of),
+                                                            len(box_of)):
+            box_of = in_order
     return [_word(line, n, start, end, [box_of[i] for i in range(start, end) if i in box_of])
             for n, (start, end) in enumerate(spans)]
+
+
+def _words_hit(spans: list[tuple[int, int]], box_of: dict[int, Rect]) -> int:
+    return sum(any(i in box_of for i in range(start, end)) for start, end in spans)
+
+
+def _aligned(text: str, target: list[int], ordered: list[Char]) -> dict[int, Rect]:
+    """Offset in ``text`` -> box of the character it was matched with."""
+    source, owner = _expanded(ordered)
+    matcher = SequenceMatcher(None, "".join(text[i].lower() for i in target), source,
+                              autojunk=False)
+    return {target[block.a + k]: ordered[owner[block.b + k]][1]
+            for block in matcher.get_matching_blocks() for k in range(block.size)}
 
 
 def _expanded(chars: list[Char]) -> tuple[str, list[int]]:
