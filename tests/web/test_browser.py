@@ -87,9 +87,11 @@ def test_upload_read_and_open_a_citation(reading_app: str, browser_page: Any, sh
     number = int(cite.get_attribute("data-page"))
     cite.click()
 
-    page.wait_for_url(re.compile(rf"/papers/{paper_id}/pages/{number}\?lines={first}-{last}$"))
+    page.wait_for_url(re.compile(rf"/papers/{paper_id}/pages/{number}\?lines={first}-{last}"
+                                 rf"&report=[0-9a-f]+$"))
     page.wait_for_function(f"() => document.querySelector('#page-{number} img').naturalWidth > 0")
     page.wait_for_selector(".hl-box")
+    assert page.locator("#report-panel .cite.active").count() == 1  # the report is beside
     shots(page, "4-reader")
     with httpx.Client(base_url=reading_app) as client:
         lines = client.get(f"/api/papers/{paper_id}").json()["paper"]["pages"][number - 1]["lines"]
