@@ -92,8 +92,8 @@
       .filter(Boolean) : [];
     if (!targets.length) targets = wordsOfLines(span[0], span[1], span[2], span[3]);
     drawMarks(targets);
-    var cited = document.getElementById("cited");
-    if (cited) cited.hidden = true;
+    var cited = document.getElementById("cited");  // 'Cited: ...' names the opening span only
+    if (cited) cited.hidden = span.join(",") !== reader.dataset.span;
   }
 
   function readerUrl(forPaper, page, lines) {
