@@ -11,7 +11,7 @@ from papermind.domain.answer import Turn
 from papermind.domain.job import JobRequest
 from papermind.errors import InputError, NotFoundError
 from papermind.services.checkpoints import memory_checkpointer
-from papermind.services.job_runners import report_dir
+from papermind.services.container import Container
 from papermind.services.job_store import JobStore
 from papermind.services.qa import answer_question
 from papermind.services.threads import check_follow_up, earlier_turns, thread_of
@@ -72,12 +72,12 @@ async def test_the_deep_planner_sees_the_earlier_turns(library: Library) -> None
     assert "Q1: How many tweets does OLID contain?" in planner.text
 
 
-def _finished(store: JobStore, container: object, question: str,
+def _finished(store: JobStore, container: Container, question: str,
               follows: str | None, answer: str) -> str:
     job, _ = store.create_or_get_active(question[:8].replace(" ", "-"), JobRequest(
         kind="question", question=question, follows=follows))
     store.finish(job.id, "completed")
-    folder = report_dir(container, job.id)  # type: ignore[arg-type]
+    folder = container.report_dir(job.id)
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "report.json").write_text(json.dumps({"answer": answer}), encoding="utf-8")
     return job.id

@@ -122,3 +122,31 @@ def test_errors_are_pages_for_browsers_and_problems_for_scripts(
         assert api.headers["content-type"] == "application/problem+json", accept
     zh = client.get("/papers/zz", headers={**browser, "Accept-Language": "zh-CN"})
     assert "未找到" in zh.text and 'lang="zh"' in zh.text
+
+
+def test_ask_a_paper_then_follow_up_in_its_thread(site: tuple[httpx.Client, str, str]) -> None:
+    client, pdf_id, _ = site
+    asked = client.post("/ui/ask", data={"question": "What does the router do?",
+                                         "paper_ids": pdf_id}, follow_redirects=False)
+    assert asked.status_code == 303 and asked.headers["location"].startswith("/ask/")
+    first = asked.headers["location"].split("/")[2].split("#")[0]
+    assert wait_for(client, first)["status"] == "completed"
+    thread = client.get(f"/ask/{first}").text
+    assert "Ask about Sparse Mixture Routing" in thread and "What does the router do?" in thread
+    assert f'name="follows" value="{first}"' in thread
+    again = client.post("/ui/ask", data={"question": "And its cost?", "follows": first},
+                        follow_redirects=False)
+    second = again.headers["location"].split("/")[2].split("#")[0]
+    request = client.get(f"/api/jobs/{second}").json()["request"]
+    assert request["follows"] == first and request["paper_ids"] == [pdf_id], "scope carried on"
+    wait_for(client, second)
+    both = client.get(f"/ask/{second}").text.split("<main", 1)[1]
+    assert both.index("What does the router do?") < both.index("And its cost?")
+    empty = client.post("/ui/ask", data={"question": " ", "follows": first},
+                        follow_redirects=False)
+    assert empty.headers["location"].startswith(f"/ask/{first}?error=")
+    reading = client.post("/ui/jobs", data={"kind": "reading", "paper_id": pdf_id},
+                          follow_redirects=False).headers["location"].rsplit("/", 1)[-1]
+    wrong = client.post("/ui/ask", data={"question": "q", "follows": reading},
+                        follow_redirects=False)
+    assert "error=a%20follow-up%20must%20follow%20a%20question" in wrong.headers["location"]

@@ -6,13 +6,12 @@ import logging
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from papermind import errors
 from papermind.services.uploads import PayloadTooLarge, UnsupportedType
-from papermind.web.errors import error_page, prefers_html
 
 log = logging.getLogger("papermind.api")
 
@@ -41,32 +40,23 @@ def problem(status: int, kind: str, detail: str, **extra: object) -> JSONRespons
 
 
 def install(app: FastAPI) -> None:
-    """Route every error through ``problem`` (or, for a browser, the web UI's error page);
-    never send a stack trace to a client."""
+    """Route every error through ``problem``; never send a stack trace to a client."""
 
     @app.exception_handler(errors.PapermindError)
-    async def _papermind(request: Request, err: errors.PapermindError) -> Response:
-        status, name = next(((s, n) for kind, s, n in STATUS if isinstance(err, kind)),
-                            (500, "error"))
-        if prefers_html(request):
-            return error_page(request, status, err.message)
-        return problem(status, name, str(err))
+    async def _papermind(_: Request, err: errors.PapermindError) -> JSONResponse:
+        for kind, status, name in STATUS:
+            if isinstance(err, kind):
+                return problem(status, name, str(err))
+        return problem(500, "error", str(err))
 
     @app.exception_handler(RequestValidationError)
-    async def _validation(request: Request, err: RequestValidationError) -> Response:
+    async def _validation(_: Request, err: RequestValidationError) -> JSONResponse:
         issues = [{"loc": [str(p) for p in e.get("loc", ())], "msg": str(e.get("msg", ""))}
                   for e in err.errors()]
-        if prefers_html(request):
-            return error_page(request, 422, "the address or form does not match what this "
-                              "page expects: " + "; ".join(
-                                  f"{'.'.join(i['loc'][1:]) or 'request'}: {i['msg']}"
-                                  for i in issues)[:500])
         return problem(422, "invalid-request", "the request does not match the API", errors=issues)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(request: Request, err: StarletteHTTPException) -> Response:
-        if prefers_html(request):
-            return error_page(request, err.status_code, str(err.detail))
+    async def _http(_: Request, err: StarletteHTTPException) -> JSONResponse:
         return problem(err.status_code, "http-error", str(err.detail))
 
     app.add_middleware(CatchUnhandled)

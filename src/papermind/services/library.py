@@ -206,6 +206,7 @@ class LibraryService:
         stage = on_stage or (lambda name, done, total: None)
         result = self._add_bytes(data, name, shown or name, stage)
         if embed and result.status == "added" and result.paper_id:
+            stage("embed", 0, 0)
             try:
                 self.embed_pending([result.paper_id],
                                    lambda done, total: stage("embed", done, total))

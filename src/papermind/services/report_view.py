@@ -18,7 +18,6 @@ from pydantic import ValidationError
 
 from papermind.domain.job import Job
 from papermind.errors import NotFoundError
-from papermind.services.job_runners import report_dir
 
 if TYPE_CHECKING:
     from papermind.services.container import Container
@@ -43,7 +42,7 @@ class ReportView:
 
 def load_report(container: Container, job: Job) -> ReportView:
     """The report of ``job``; NotFoundError while it has none."""
-    folder = report_dir(container, job.id)
+    folder = container.report_dir(job.id)
     path = folder / "report.json"
     if job.status != "completed" or not path.is_file():
         raise NotFoundError(f"this job has no report yet ({job.status})")

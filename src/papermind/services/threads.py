@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 from papermind.domain.answer import Turn
 from papermind.domain.job import Job
 from papermind.errors import InputError, NotFoundError
-from papermind.services.job_runners import report_dir
 from papermind.services.job_store import JobStore
 
 if TYPE_CHECKING:
@@ -44,7 +43,7 @@ def thread_of(store: JobStore, job_id: str) -> list[Job]:
 
 def answer_text(container: Container, job: Job) -> str:
     """The answer a finished question job gave ('' while it has none)."""
-    path = report_dir(container, job.id) / "report.json"
+    path = container.report_dir(job.id) / "report.json"
     if job.status != "completed" or not path.is_file():
         return ""
     data = json.loads(path.read_text(encoding="utf-8"))

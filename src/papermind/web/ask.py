@@ -9,12 +9,14 @@ from __future__ import annotations
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from papermind.domain.job import JobRequest
+from papermind.api.deps import ContainerDep, JobsDep
+from papermind.domain.job import Job, JobRequest
 from papermind.errors import NotFoundError, PapermindError
-from papermind.services.report_view import load_report
+from papermind.services.container import Container
+from papermind.services.report_view import ReportView, load_report
 from papermind.services.threads import check_follow_up, thread_of
 from papermind.web.jobs import titles_for
-from papermind.web.pages import ContainerDep, JobsDep, back, render
+from papermind.web.pages import back, render
 
 router = APIRouter(include_in_schema=False)
 
@@ -39,6 +41,16 @@ async def ask(box: ContainerDep, jobs: JobsDep, question: str = Form(""),
     return RedirectResponse(f"/ask/{job.id}#turn-{job.id}", status_code=303)
 
 
+def _report(box: Container, job: Job) -> ReportView | None:
+    """The turn's report, or None while it has none (running, failed, or never written)."""
+    if job.status != "completed":
+        return None
+    try:
+        return load_report(box, job)
+    except NotFoundError:
+        return None
+
+
 @router.get("/ask/{job_id}", response_class=HTMLResponse)
 def thread(request: Request, job_id: str, box: ContainerDep, jobs: JobsDep) -> HTMLResponse:
     chain = thread_of(jobs.store, job_id)
@@ -46,7 +58,7 @@ def thread(request: Request, job_id: str, box: ContainerDep, jobs: JobsDep) -> H
         raise NotFoundError("that job is not a question")
     turns = []
     for job in chain:
-        view = load_report(box, job) if job.status == "completed" else None
+        view = _report(box, job)
         events = [] if view else jobs.store.events(job.id)
         turns.append({"job": job, "report": view, "events": events})
     last = chain[-1]

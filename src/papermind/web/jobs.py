@@ -5,11 +5,12 @@ from __future__ import annotations
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from papermind.api.deps import ContainerDep, JobsDep
 from papermind.domain.job import Job, JobRequest
 from papermind.errors import PapermindError
 from papermind.services.container import Container
 from papermind.services.report_view import load_report
-from papermind.web.pages import ContainerDep, JobsDep, back, render
+from papermind.web.pages import back, render
 
 router = APIRouter(include_in_schema=False)
 

@@ -6,7 +6,8 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 from starlette.concurrency import run_in_threadpool
 
-from papermind.web.pages import ContainerDep, JobsDep, render
+from papermind.api.deps import ContainerDep, JobsDep
+from papermind.web.pages import render
 
 router = APIRouter(include_in_schema=False)
 

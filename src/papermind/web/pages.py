@@ -8,10 +8,10 @@ the ``web`` catalogue (papermind.i18n) into the visitor's language.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 from urllib.parse import quote
 
-from fastapi import Depends, Request
+from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, FileSystemLoader, select_autoescape
@@ -26,8 +26,6 @@ from papermind.i18n import (
 )
 from papermind.i18n.catalog import SOURCE_LANGUAGE
 from papermind.reports import install
-from papermind.services.container import Container
-from papermind.services.jobs import JobService
 from papermind.web.names import install_names
 
 HERE = Path(__file__).parent
@@ -43,20 +41,6 @@ _env.install_gettext_callables(  # type: ignore[attr-defined]
 install(_env)  # evidence renders the one way (papermind.reports) in every page
 install_names(_env)
 templates = Jinja2Templates(env=_env)
-
-
-def get_container(request: Request) -> Container:
-    container: Container = request.app.state.container
-    return container
-
-
-def get_jobs(request: Request) -> JobService:
-    jobs: JobService = request.app.state.jobs
-    return jobs
-
-
-ContainerDep = Annotated[Container, Depends(get_container)]
-JobsDep = Annotated[JobService, Depends(get_jobs)]
 
 
 def back(path: str, error: str) -> RedirectResponse:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
+from papermind.api.deps import ContainerDep
 from papermind.domain.paper import Finding, Paper
-from papermind.web.pages import ContainerDep, render
+from papermind.web.pages import render
 
 router = APIRouter(include_in_schema=False)
 

@@ -8,12 +8,13 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 
+from papermind.api.deps import ContainerDep, JobsDep
 from papermind.domain.text_layer import PageWords, Word
 from papermind.errors import NotFoundError
 from papermind.reports import span_label, span_of
 from papermind.services.report_marks import cited_bibtex, highlights, report_papers
 from papermind.services.report_view import ReportView, load_report
-from papermind.web.pages import ContainerDep, JobsDep, render
+from papermind.web.pages import render
 
 IMAGE_SCALE = 2.0
 """Page images are rendered at this scale and shown at the column's width."""

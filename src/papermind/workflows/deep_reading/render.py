@@ -13,7 +13,6 @@ from papermind import reports
 from papermind.domain.evidence import VerificationSummary
 from papermind.domain.reading import ReadingPoint, ReadingReport
 
-DEMO_LABEL = "demo quality: bundled local model"
 SECTIONS = (("method", "Method principle"), ("derivation", "Math derivation, step by step"),
             ("experiment", "Experiment design"), ("result", "Results and what they support"))
 _env = reports.install(Environment(
@@ -77,7 +76,7 @@ def to_markdown(report: ReadingReport) -> str:
     v = report.verification
     out = [f"# Deep reading: {report.title or report.paper_id}", ""]
     if report.demo_quality:
-        out += [f"> **{DEMO_LABEL}**: answers come from a small offline model; configure an "
+        out += [f"> **{reports.DEMO_LABEL}**: answers come from a small offline model; configure an "
                 "endpoint for real quality.", ""]
     out += [f"- Paper: `{report.paper_id}`", f"- Overall credibility: **{report.credibility.upper()}**",
             f"- Citations: {v.total}; found {v.found}; verified (found and supported) "
@@ -156,7 +155,7 @@ def _history_md(report: ReadingReport) -> list[str]:
 
 
 def _values(report: ReadingReport) -> dict[str, Any]:
-    return {"r": report, "sections": SECTIONS, "demo_label": DEMO_LABEL,
+    return {"r": report, "sections": SECTIONS, "demo_label": reports.DEMO_LABEL,
             "point_status": point_status}
 
 
