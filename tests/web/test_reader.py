@@ -91,7 +91,8 @@ def test_downloads_original_report_and_cited_works(site: ReaderSite, tmp_path: P
 def test_a_paper_without_pdf_shows_its_lines(site: ReaderSite) -> None:
     with _client(site) as client:
         html = client.get(f"/papers/{site.md_id}/pages/1", params={"lines": "1-1"}).text
-    assert '<li value="1" data-l="1">' in html and ".png" not in html
+    assert '<li value="1" data-l="1" class="hl">' in html and ".png" not in html
+    assert '<li value="2" data-l="2">' in html  # lines outside the span: not marked
     assert 'data-span="1,1,1,1"' in html
 
 
