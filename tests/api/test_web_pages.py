@@ -11,13 +11,13 @@ from papermind.config import load_settings
 from papermind.llm.testing import fake_gateway
 from papermind.reports import lines_on_page, span_of
 from tests.api.server import serve, wait_for
-from tests.support.uploads import wait_for_uploads
-from tests.workflows.deep_reading.conftest import (
+from tests.support.reading_script import (
     PAPER_MD,
     checker_answer,
     questions_answer,
     reader_answer,
 )
+from tests.support.uploads import wait_for_uploads
 
 
 def test_lines_on_page() -> None:

@@ -4,23 +4,30 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from papermind.domain.answer import Turn
 from papermind.domain.job import JobRequest
 from papermind.errors import InputError, NotFoundError
+from papermind.grounding import GroundingEngine
+from papermind.llm.testing import fake_gateway
 from papermind.services.checkpoints import memory_checkpointer
 from papermind.services.container import Container
 from papermind.services.job_store import JobStore
-from papermind.services.qa import answer_question
+from papermind.services.qa import QAParts, answer_question
 from papermind.services.threads import check_follow_up, earlier_turns, thread_of
-from tests.services.test_qa import parts
 from tests.support.containers import hashing_container
-from tests.workflows.deep_qa.fakes import OFFENSIVE, Library, judge, make_paper
+from tests.workflows.deep_qa.fakes import OFFENSIVE, KeywordRetriever, Library, judge, make_paper
 
 EARLIER = [Turn(question="How many tweets does OLID contain?",
                 answer="OLID has 14,100 tweets. [E1]", job_id="j1")]
+
+
+def parts(script: dict[str, Any], library: Library) -> QAParts:
+    return QAParts(gateway=fake_gateway(script), retriever=KeywordRetriever(library),
+                   papers=library, grounder=GroundingEngine())
 
 
 @pytest.fixture

@@ -16,8 +16,8 @@ from papermind.api.app import create_app
 from papermind.config import SearchSettings, load_settings
 from papermind.llm.testing import fake_gateway
 from tests.api.server import serve, wait_for
+from tests.support.reading_script import checker_answer, questions_answer, reader_answer
 from tests.web.paper_pdf import notes_pdf, reading_paper_pdf
-from tests.workflows.deep_reading.conftest import checker_answer, questions_answer, reader_answer
 
 QUOTE = "Our method achieves 92.1% accuracy on GLUE."
 WIDTHS = (390, 1280)
@@ -179,11 +179,18 @@ def test_no_page_scrolls_sideways_and_text_is_readable(site: dict[str, str], bro
                 shots(page, f"{shown[path]}-{width}")
 
 
-def test_every_page_passes_axe(site: dict[str, str], browser_page: Any, axe_source: str) -> None:
+def test_every_page_passes_axe(site: dict[str, str], browser_page: Any, axe_source: str,
+                               shots: Any) -> None:
     page = browser_page
     found: dict[str, list[str]] = {}
-    for path in _pages(site):
-        page.goto(site["base"] + path)
+    dark = [f"dark {p}" for p in ("/", f"/jobs/{site['reading']}/report", f"/ask/{site['question']}")]
+    for path in _pages(site) + dark:
+        page.emulate_media(color_scheme="dark" if path.startswith("dark ") else "light")
+        page.goto(site["base"] + path.removeprefix("dark "))
+        if path.startswith("dark "):
+            background = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+            assert background == "rgb(20, 23, 28)", (path, background)  # dark mode is on
+            shots(page, path.replace("/", "_").replace(" ", ""))
         page.evaluate(axe_source)
         result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
         assert result["testEngine"]["name"] == "axe-core" and result["passes"], path
