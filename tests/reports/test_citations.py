@@ -66,6 +66,7 @@ def test_paper_text_is_data_in_every_renderer() -> None:
     out = str(html(hostile))
     assert "<script>" not in out and "&lt;script&gt;" in out
     assert 'data-lines="4:90-5:12"' in out and 'class="cite unchecked"' in out
+    assert 'data-text="&lt;script&gt;alert(1)&lt;/script&gt; *bold* [x](y)"' in out
     md = markdown(hostile)
     assert "\\*bold\\*" in md and "\\[x\\](y)" in md and "\\<script\\>" in md
     assert text(hostile).splitlines()[0] == "[p. 4, l. 90 - p. 5, l. 12] found · support unchecked"

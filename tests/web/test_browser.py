@@ -17,7 +17,6 @@ from tests.api.server import serve
 from tests.support.reading_script import checker_answer, questions_answer, reader_answer
 from tests.web.paper_pdf import reading_paper_pdf
 
-PAGE_SCALE = 1.5
 TOLERANCE_PX = 1.5
 
 
@@ -88,23 +87,27 @@ def test_upload_read_and_open_a_citation(reading_app: str, browser_page: Any, sh
     number = int(cite.get_attribute("data-page"))
     cite.click()
 
-    page.wait_for_url(re.compile(rf"/papers/{paper_id}/pages/{number}\?lines={first}-{last}$"))
-    page.wait_for_function("() => document.getElementById('page-image').naturalWidth > 0")
-    shots(page, "4-page")
+    page.wait_for_url(re.compile(rf"/papers/{paper_id}/pages/{number}\?lines={first}-{last}"
+                                 rf"&report=[0-9a-f]+$"))
+    page.wait_for_function(f"() => document.querySelector('#page-{number} img').naturalWidth > 0")
+    page.wait_for_selector(".hl-box")
+    assert page.locator("#report-panel .cite.active").count() == 1  # the report is beside
+    shots(page, "4-reader")
     with httpx.Client(base_url=reading_app) as client:
         lines = client.get(f"/api/papers/{paper_id}").json()["paper"]["pages"][number - 1]["lines"]
     cited = [ln["box"] for ln in lines if first <= ln["n"] <= last]
-    marks = page.locator(".highlight")
-    assert marks.count() == len(cited) >= 1
-    image = _box(page, "#page-image")
+    marks = page.locator(f"#page-{number} .hl-box")
+    assert marks.count() == len(cited) >= 1  # one box per cited line, on its words
+    image = _box(page, f"#page-{number} img")
+    scale = image["width"] / 612
     for n, want in enumerate(cited):
         got = marks.nth(n).bounding_box()
         assert got is not None
-        expected = {"x": want["x0"] * PAGE_SCALE, "y": want["y0"] * PAGE_SCALE,
-                    "width": (want["x1"] - want["x0"]) * PAGE_SCALE,
-                    "height": (want["y1"] - want["y0"]) * PAGE_SCALE}
+        expected = {"x": want["x0"] * scale, "y": want["y0"] * scale,
+                    "width": (want["x1"] - want["x0"]) * scale,
+                    "height": (want["y1"] - want["y0"]) * scale}
         actual = {"x": got["x"] - image["x"], "y": got["y"] - image["y"],
                   "width": got["width"], "height": got["height"]}
         for key, value in expected.items():
             assert abs(actual[key] - value) <= TOLERANCE_PX, (key, actual, expected)
-    assert image["width"] == pytest.approx(612 * PAGE_SCALE, abs=1)
+    assert image["height"] == pytest.approx(792 * scale, abs=1)

@@ -152,6 +152,9 @@ def _too_small_text(page: Any) -> list[str]:
       while (walker.nextNode()) {
         const node = walker.currentNode, el = node.parentElement;
         if (!node.textContent.trim() || !el || !el.getClientRects().length) continue;
+        // the reader's text layer is transparent over the page image (selection and find):
+        // what is read there is the image, at the page's scale
+        if (getComputedStyle(el).color === 'rgba(0, 0, 0, 0)') continue;
         const size = parseFloat(getComputedStyle(el).fontSize);
         if (size < min) out.push(size + 'px: ' + node.textContent.trim().slice(0, 40));
       }

@@ -16,6 +16,7 @@ from papermind.reports.citations import (
     page_href,
     span_label,
     span_of,
+    span_spec,
     status_class,
     status_label,
     summary_json,
@@ -24,7 +25,8 @@ from papermind.reports.citations import (
 from papermind.reports.render import DEMO_LABEL, html, install, markdown, render_block, text
 
 __all__ = [
-    "DEMO_LABEL", "EvidenceLike", "anchor_json", "as_evidence", "evidence_json", "html", "install",
-    "lines_on_page", "markdown", "page_href", "render_block", "span_label", "span_of", "status_class",
+    "DEMO_LABEL", "EvidenceLike", "anchor_json", "as_evidence", "evidence_json", "html",
+    "install", "lines_on_page", "markdown", "page_href", "render_block", "span_label",
+    "span_of", "span_spec", "status_class",
     "status_label", "summary_json", "support_json", "text",
 ]

@@ -93,11 +93,15 @@ def page_href(anchor: Anchor, page: int | None = None, *, paper_id: str = "") ->
     A span on one page travels as ``?lines=12-15``; one that crosses pages in line-id form
     (``?lines=4:90-5:12``), so the view of either page highlights its part of it."""
     at = page or anchor.page
-    end = anchor.page_end or anchor.page
-    span = (f"{anchor.line_start}-{anchor.line_end}" if end == anchor.page
-            else f"{anchor.page}:{anchor.line_start}-{end}:{anchor.line_end}")
     return (f"/papers/{url_quote(paper_id or anchor.paper_id, safe='')}/pages/{at}"
-            f"?lines={url_quote(span, safe=':-')}")
+            f"?lines={span_spec(anchor)}")
+
+
+def span_spec(anchor: Anchor) -> str:
+    """The ``?lines=`` value of an anchor: '12-15' on one page, '4:90-5:12' across pages."""
+    end = anchor.page_end or anchor.page
+    return (f"{anchor.line_start}-{anchor.line_end}" if end == anchor.page
+            else f"{anchor.page}:{anchor.line_start}-{end}:{anchor.line_end}")
 
 
 _SPAN = re.compile(r"^(?:(\d+):)?(\d+)(?:-(?:(\d+):)?(\d+))?$")

@@ -3,7 +3,8 @@
 Each renderer shows the anchor label (or that it was not found), the status label, the
 cited line ids, the quote, the paper's text at the anchor, and the reasons and notes. The
 HTML form is a ``<span class="cite">`` with the link into the page view and the data
-attributes the web script uses; ``install(env)`` makes all of it available to templates.
+attributes the web reader uses (the span, and the paper's text there for a word-exact
+highlight); ``install(env)`` makes all of it available to templates.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from papermind.reports.citations import (
     as_evidence,
     evidence_json,
     page_href,
+    span_spec,
     status_class,
     status_label,
 )
@@ -71,9 +73,9 @@ def html(item: EvidenceLike, *, details: bool = True) -> Markup:
     if anchor is not None:
         label = Markup('<a href="{}">{}</a>').format(page_href(anchor), label)
         data = Markup(' data-paper="{}" data-page="{}" data-line-start="{}" data-line-end="{}"'
-                      ' data-page-end="{}" data-lines="{}"').format(
+                      ' data-page-end="{}" data-lines="{}" data-text="{}"').format(
             anchor.paper_id, anchor.page, anchor.line_start, anchor.line_end,
-            anchor.page_end or anchor.page, page_href(anchor).rsplit("lines=", 1)[1])
+            anchor.page_end or anchor.page, span_spec(anchor), evidence.matched_text)
     else:
         data = Markup("")
     parts = [Markup('<span class="cite {}"{}>{} <span class="status {}">{}</span>').format(

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from papermind.services.imports import ImportService
     from papermind.services.job_store import JobRecords
     from papermind.services.jobs import JobRunner, JobService
+    from papermind.services.page_text import PageText
     from papermind.services.search import SearchService
 
 
@@ -60,6 +61,13 @@ class Container:
     def page_images(self) -> PageImages:
         """Rendered PDF pages, cached on disk under the home folder."""
         return PageImages(self.papers, self.settings.home_dir / "cache" / "pages")
+
+    @cached_property
+    def page_text(self) -> PageText:
+        """Word boxes of PDF pages (the reader's text layer), cached under the home folder."""
+        from papermind.services.page_text import PageText
+
+        return PageText(self.papers, self.settings.home_dir / "cache" / "words")
 
     @cached_property
     def search_index(self) -> SearchIndex:
@@ -113,6 +121,7 @@ class Container:
         """Remove a paper (row, file, index entries) and its cached page images."""
         removed = self.library.remove(paper_id)
         self.page_images.forget(removed.id)
+        self.page_text.forget(removed.id)
         return removed
 
     @cached_property

@@ -17,12 +17,21 @@
     var el = event.target.closest ? event.target.closest(".cite[data-page]") : null;
     if (!el || el.tagName === "A" || event.target.closest("a")) return;
     var href = citeTarget(el);
+    if (shownReport && href) href += (href.indexOf("?") < 0 ? "?" : "&") + "report=" + shownReport[1];
     if (href) { event.preventDefault(); window.location.assign(href); }
   });
 
   document.querySelectorAll(".cite[data-page]").forEach(function (el) {
     if (citeTarget(el) && !el.querySelector("a")) { el.setAttribute("role", "link"); el.setAttribute("tabindex", "0"); }
   });
+
+  // on a report's page, its citations open the reader with the report beside the pages
+  var shownReport = window.location.pathname.match(/^\/jobs\/([0-9a-f]+)\/report$/);
+  if (shownReport) {
+    document.querySelectorAll(".cite a[href^='/papers/']").forEach(function (a) {
+      a.setAttribute("href", a.getAttribute("href") + "&report=" + shownReport[1]);
+    });
+  }
 
   function humanStep(node) {
     var words = String(node || "step").replace(/_/g, " ").trim();

@@ -1,0 +1,54 @@
+"""The reader's text layer: word boxes of a stored PDF's pages, read once and cached on disk
+(``<home>/cache/words/<paper id>.json``); papers without a PDF have none."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from pathlib import Path
+
+from pydantic import TypeAdapter
+
+from papermind.domain import Paper
+from papermind.domain.text_layer import PageWords
+from papermind.library.papers import PaperRepository
+
+CACHE_VERSION = 1
+"""Bumped when the word boxes are computed differently, so old caches are read again."""
+_PAGES = TypeAdapter(list[PageWords])
+
+
+class PageText:
+    """Word boxes of stored PDF papers, cached on disk."""
+
+    def __init__(self, papers: PaperRepository, root: Path) -> None:
+        self.papers = papers
+        self.root = root
+
+    def words(self, paper: Paper) -> list[PageWords]:
+        """Every page's words with boxes; [] for a paper that is not a PDF."""
+        if self.papers.record(paper.id).source_type != "pdf":
+            return []
+        cached = self.root / f"{paper.id}.json"
+        if cached.is_file():
+            data = json.loads(cached.read_text(encoding="utf-8"))
+            if data.get("version") == CACHE_VERSION:
+                return _PAGES.validate_python(data["pages"])
+        from papermind.ingest.page_words import page_words
+
+        pages = page_words(self.papers.file_path(paper.id), paper.pages)
+        _write_atomically(cached, json.dumps(
+            {"version": CACHE_VERSION, "pages": _PAGES.dump_python(pages, mode="json")}))
+        return pages
+
+    def forget(self, paper_id: str) -> None:
+        """Drop the cached words of a removed paper."""
+        (self.root / f"{paper_id}.json").unlink(missing_ok=True)
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temp = path.with_name(f".tmp-{secrets.token_hex(6)}-{path.name}")
+    temp.write_text(text, encoding="utf-8")
+    os.replace(temp, path)
