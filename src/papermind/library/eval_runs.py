@@ -87,7 +87,7 @@ class EvalRunStore:
         return EvalRun(row["id"], row["kind"], row["created_at"], row["status"],
                        json.loads(row["settings"]), json.loads(row["summary"]))
 
-    def list(self, kind: str | None = None) -> list[EvalRun]:
+    def runs(self, kind: str | None = None) -> list[EvalRun]:
         rows = self.db.query("SELECT id FROM eval_runs" + (" WHERE kind = ?" if kind else "")
                              + " ORDER BY created_at, rowid", (kind,) if kind else ())
         return [self.get(r["id"]) for r in rows]
@@ -95,7 +95,7 @@ class EvalRunStore:
     def latest(self, kind: str, *, before: str | None = None, finished: bool = True,
                same: dict[str, Any] | None = None) -> EvalRun | None:
         """The newest run of ``kind`` (finished, other than ``before``, matching ``same``)."""
-        runs = [r for r in self.list(kind) if r.id != before
+        runs = [r for r in self.runs(kind) if r.id != before
                 and (not finished or r.status == "finished")
                 and all(r.settings.get(k) == v for k, v in (same or {}).items())]
         return runs[-1] if runs else None

@@ -151,7 +151,7 @@ def compare(container: Container, run_a: str, run_b: str) -> tuple[list[str], bo
 
 
 def list_runs(container: Container, kind: str | None = None) -> list[EvalRun]:
-    return EvalRunStore(container.db).list(kind)
+    return EvalRunStore(container.db).runs(kind)
 
 
 def _scores(items: list[EvalItem]) -> dict[str, dict[str, Any]]:

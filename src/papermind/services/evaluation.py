@@ -22,7 +22,7 @@ from papermind.errors import InputError
 from papermind.library.eval_runs import EvalItem, EvalRun, EvalRunStore
 from papermind.llm import Gateway
 
-WORKFLOWS = Path(__file__).resolve().parents[1] / "workflows"
+PACKAGE = Path(__file__).resolve().parents[1]
 REPO = Path(__file__).resolve().parents[3]
 
 
@@ -86,9 +86,9 @@ def run_settings(gateway: Gateway, evaluation: Evaluation) -> dict[str, Any]:
 
 
 def prompt_hashes() -> dict[str, str]:
-    """SHA-256 (first 12 hex digits) of every workflow prompt file."""
-    return {str(p.relative_to(WORKFLOWS)): hashlib.sha256(p.read_bytes()).hexdigest()[:12]
-            for p in sorted(WORKFLOWS.rglob("prompts/*.md"))}
+    """SHA-256 (first 12 hex digits) of every prompt file of the package."""
+    return {str(p.relative_to(PACKAGE)): hashlib.sha256(p.read_bytes()).hexdigest()[:12]
+            for p in sorted(PACKAGE.rglob("prompts/*.md"))}
 
 
 def code_version() -> str:
