@@ -83,7 +83,8 @@ class _State(TypedDict, total=False):
 async def _durability_run(mode: str, steps: int, path: Path) -> float:
     from langgraph.graph import END, START, StateGraph
 
-    from papermind.services.checkpoints import sqlite_checkpointer
+    from papermind.config import Settings
+    from papermind.services.container import Container
 
     async def step(state: _State) -> dict[str, int]:
         return {"n": state.get("n", 0) + 1}
@@ -96,7 +97,7 @@ async def _durability_run(mode: str, steps: int, path: Path) -> float:
     for a, b in zip(names, names[1:], strict=False):
         graph.add_edge(a, b)
     graph.add_edge(names[-1], END)
-    async with sqlite_checkpointer(path) as saver:
+    async with Container(Settings(home=path)).checkpointer() as saver:  # <path>/checkpoints
         app = graph.compile(checkpointer=saver)
         started = time.perf_counter()
         async for _ in app.astream({"n": 0}, {"configurable": {"thread_id": mode}},

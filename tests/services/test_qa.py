@@ -7,10 +7,12 @@ from typing import Any
 
 import pytest
 
+from papermind.config import Settings
 from papermind.errors import InputError, NotFoundError
 from papermind.grounding import GroundingEngine
 from papermind.llm.testing import fake_gateway
 from papermind.services.checkpoints import memory_checkpointer
+from papermind.services.container import Container
 from papermind.services.qa import QAParts, answer_question
 from papermind.workflows.deep_qa.render import to_html, to_markdown
 from papermind.workflows.deep_qa.report import report_json
@@ -53,7 +55,7 @@ async def test_single_pass_report(library: Library) -> None:
     steps: list[str] = []
     report = await answer_question(qa, "  How many tweets\n does OLID contain? ",
                                    paper_ids=[paper_id[:8]], job_id="job-1",
-                                   on_step=lambda node, summary: steps.append(node),
+                                   progress=lambda node, info: steps.append(node),
                                    checkpointer=memory_checkpointer())
     assert report.kind == "cited_qa" and report.question == "How many tweets does OLID contain?"
     assert report.paper_ids == [paper_id] and report.title == "olid"
@@ -101,12 +103,15 @@ async def test_deep_run_is_durable_in_sqlite(library: Library, tmp_path: Path) -
               "answerer": [{"sentences": [{"text": "OLID has 14,100 tweets.",
                                            "cites": ["E1"]}]}]}
     qa = parts(script, library)
-    db = tmp_path / "library.sqlite3"
-    report = await answer_question(qa, "How big is OLID?", deep=True, job_id="j",
-                                   db_path=db)
+    box = Container(Settings(home=tmp_path))
+    async with box.checkpointer() as saver:
+        report = await answer_question(qa, "How big is OLID?", deep=True, job_id="j",
+                                       checkpointer=saver)
     assert report.kind == "deep_qa" and report.status == "answered"
     assert [t.question for t in report.plan] == ["How many tweets in OLID?"]
     assert report.models["planner"] == "scripted"
-    again = await answer_question(qa, "How big is OLID?", deep=True, job_id="j", db_path=db)
+    async with box.checkpointer() as saver:  # reopened, as by a new process
+        again = await answer_question(qa, "How big is OLID?", deep=True, job_id="j",
+                                      checkpointer=saver)
     assert again.sentences == report.sentences
     assert len(qa.gateway.calls) == 6  # the finished job is read back, not re-run

@@ -10,11 +10,10 @@ import pytest
 
 from papermind.config import EndpointSettings, LLMSettings, RoleSettings, load_settings
 from papermind.errors import InputError, NotFoundError, ProviderError
-from papermind.grounding import GroundingEngine
 from papermind.llm import build_gateway
 from papermind.llm.testing import fake_gateway
 from papermind.services.container import Container
-from papermind.services.reading import read_paper, reader_window, resolve_paper, run_reading
+from papermind.services.reading import read_paper, reader_window, resolve_paper
 from tests.workflows.deep_reading.conftest import (
     PAPER_MD,
     checker_answer,
@@ -70,14 +69,12 @@ async def test_failed_job_resumes_without_repeating_done_nodes(
     gateway = fake_gateway({"reader": [reader_answer()],
                             "checker": [RuntimeError("endpoint down"), checker_answer("high")],
                             "questioner": [questions_answer(["M1"])]})
-    kwargs = dict(settings=container.settings, gateway=gateway, grounder=GroundingEngine(),
-                  papers=container.library, job_id="job-42",
-                  checkpoint_db=container.settings.db_path)
     with pytest.raises(ProviderError):
-        await run_reading(paper, **kwargs)
-    events: list[tuple[str, str]] = []
-    report = await run_reading(paper, **kwargs,
-                               progress=lambda node, info: events.append((node, info["event"])))
+        await read_paper(container, paper.id, job_id="job-42", gateway=gateway)
+    events: list[tuple[str, object]] = []
+    run = await read_paper(container, paper.id, job_id="job-42", gateway=gateway,
+                           progress=lambda node, info: events.append((node, info["event"])))
+    report = run.report
     assert events == [("hallucination_checker", "started"), ("hallucination_checker", "finished"),
                       ("questioner", "started"), ("questioner", "finished")]
     assert len(gateway.calls_for(role="reader")) == 1

@@ -9,8 +9,10 @@ from typing import Annotated, TypedDict
 
 from langgraph.graph import END, START, StateGraph
 
+from papermind.config import Settings
 from papermind.domain import Anchor, Evidence
-from papermind.services.checkpoints import memory_checkpointer, sqlite_checkpointer
+from papermind.services.checkpoints import memory_checkpointer
+from papermind.services.container import Container
 from papermind.services.runner import run_graph
 
 
@@ -53,12 +55,12 @@ async def test_runs_to_completion_and_reports_nodes() -> None:
 
 async def test_resume_after_interrupt_skips_completed_nodes(tmp_path: Path) -> None:
     counter: dict[str, int] = {}
-    db = tmp_path / "cp.sqlite3"
-    async with sqlite_checkpointer(db) as saver:
+    box = Container(Settings(home=tmp_path))
+    async with box.checkpointer() as saver:
         first = await run_graph(_graph(counter), {"quote": "q"}, thread_id="job-1",
                                 checkpointer=saver, interrupt_before=["report"])
     assert first.status == "interrupted" and first.nodes_run == ["locate"]
-    async with sqlite_checkpointer(db) as saver:  # a new process would reopen the file
+    async with box.checkpointer() as saver:  # a new process would reopen the file
         second = await run_graph(_graph(counter), {"quote": "ignored"}, thread_id="job-1",
                                  checkpointer=saver)
         again = await run_graph(_graph(counter), {"quote": "ignored"}, thread_id="job-1",

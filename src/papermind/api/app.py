@@ -11,12 +11,11 @@ from fastapi import Depends, FastAPI, Request
 from papermind import __version__
 from papermind.api import errors, jobs, papers, search
 from papermind.api.guards import FrontDoor, policy_for
+from papermind.api.schemas import Health
 from papermind.api.security import authorize
 from papermind.config import Settings
 from papermind.services.container import Container
-from papermind.services.job_runners import workflow_runners
-from papermind.services.job_store import JobStore
-from papermind.services.jobs import JobRunner, JobService
+from papermind.services.jobs import JobRunner
 from papermind.web.routes import mount as mount_web
 
 
@@ -27,9 +26,7 @@ def create_app(settings: Settings, *, container: Container | None = None,
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        service = JobService(JobStore(box.db),
-                             runners or workflow_runners(box, gateway=gateway),
-                             workers=settings.api.workers)
+        service = box.job_service(runners, gateway=gateway)
         app.state.jobs = service
         await service.start()
         try:
@@ -57,7 +54,7 @@ def create_app(settings: Settings, *, container: Container | None = None,
     mount_web(app)
 
     @app.get("/health", tags=["meta"])
-    def health() -> dict[str, str]:
-        return {"status": "ok", "version": __version__}
+    def health() -> Health:
+        return Health(status="ok", version=__version__)
 
     return app

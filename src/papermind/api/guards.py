@@ -16,7 +16,7 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from papermind.api.errors import problem
-from papermind.api.security import is_loopback
+from papermind.hosts import is_loopback
 
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
 UPLOAD_PATHS = {"/api/papers", "/ui/upload"}

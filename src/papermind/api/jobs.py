@@ -5,16 +5,16 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
-from typing import Any, Literal
+from typing import Literal
 
-from fastapi import APIRouter, Query, Request
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi import APIRouter, Query, Request, Response
+from fastapi.responses import FileResponse
 from sse_starlette.sse import EventSourceResponse
 
 from papermind.api.deps import ContainerDep, JobsDep
-from papermind.domain.job import Job, JobRequest
+from papermind.api.schemas import JobOut, Submitted
+from papermind.domain.job import JobEvent, JobRequest
 from papermind.errors import ConflictError, NotFoundError
-from papermind.services.job_runners import report_dir
 
 router = APIRouter(prefix="/api/jobs", tags=["jobs"])
 
@@ -22,34 +22,27 @@ MEDIA = {"json": "application/json", "md": "text/markdown; charset=utf-8",
          "html": "text/html; charset=utf-8"}
 
 
-def _job(job: Job) -> dict[str, Any]:
-    data: dict[str, Any] = job.model_dump(mode="json")
-    data["links"] = {"self": f"/api/jobs/{job.id}", "events": f"/api/jobs/{job.id}/events",
-                     "stream": f"/api/jobs/{job.id}/stream",
-                     "result": f"/api/jobs/{job.id}/result"}
-    return data
-
-
 @router.post("", status_code=202, summary="Start a deep reading, a review or a question")
-async def submit(request: JobRequest, jobs: JobsDep, container: ContainerDep) -> JSONResponse:
+async def submit(request: JobRequest, jobs: JobsDep, container: ContainerDep,
+                 response: Response) -> Submitted:
     if request.paper_id:
         request = request.model_copy(update={"paper_id": container.papers.resolve(request.paper_id)})
     if request.paper_ids:
         ids = [container.papers.resolve(p) for p in request.paper_ids]
         request = request.model_copy(update={"paper_ids": ids})
     job, created = jobs.submit(request)
-    body = _job(job) | {"created": created}
-    return JSONResponse(body, status_code=202, headers={"Location": f"/api/jobs/{job.id}"})
+    response.headers["Location"] = f"/api/jobs/{job.id}"
+    return Submitted.model_validate({**JobOut.of(job).model_dump(), "created": created})
 
 
 @router.get("", summary="Recent jobs")
-def list_jobs(jobs: JobsDep, limit: int = Query(50, ge=1, le=500)) -> list[dict[str, Any]]:
-    return [_job(j) for j in jobs.store.recent(limit)]
+def list_jobs(jobs: JobsDep, limit: int = Query(50, ge=1, le=500)) -> list[JobOut]:
+    return [JobOut.of(j) for j in jobs.store.recent(limit)]
 
 
 @router.get("/{job_id}", summary="A job's status, error and usage")
-def get_job(job_id: str, jobs: JobsDep) -> dict[str, Any]:
-    return _job(jobs.store.get(job_id))
+def get_job(job_id: str, jobs: JobsDep) -> JobOut:
+    return JobOut.of(jobs.store.get(job_id))
 
 
 @router.get("/{job_id}/result", summary="The report (json, md or html)",
@@ -59,16 +52,16 @@ def result(job_id: str, jobs: JobsDep, container: ContainerDep,
     job = jobs.store.get(job_id)
     if job.status != "completed":
         raise ConflictError(f"job {job_id} is {job.status}; its report is not ready")
-    path = report_dir(container, job.id) / f"report.{format}"
+    path = container.report_dir(job.id) / f"report.{format}"
     if not path.is_file():
         raise NotFoundError(f"job {job_id} has no {format} report")
     return FileResponse(path, media_type=MEDIA[format])
 
 
 @router.get("/{job_id}/events", summary="Progress events so far")
-def events(job_id: str, jobs: JobsDep, after: int = Query(0, ge=0, le=2**62)) -> list[dict[str, Any]]:
+def events(job_id: str, jobs: JobsDep, after: int = Query(0, ge=0, le=2**62)) -> list[JobEvent]:
     jobs.store.get(job_id)
-    return [e.model_dump(mode="json") for e in jobs.store.events(job_id, after)]
+    return list(jobs.store.events(job_id, after))
 
 
 @router.get("/{job_id}/stream", summary="Server-sent events of node-level progress")
@@ -104,5 +97,5 @@ async def stream(job_id: str, request: Request, jobs: JobsDep) -> EventSourceRes
 
 
 @router.post("/{job_id}/cancel", summary="Cancel a queued or running job")
-async def cancel(job_id: str, jobs: JobsDep) -> dict[str, Any]:
-    return _job(jobs.cancel(job_id))
+async def cancel(job_id: str, jobs: JobsDep) -> JobOut:
+    return JobOut.of(jobs.cancel(job_id))

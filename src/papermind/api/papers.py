@@ -10,42 +10,42 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from papermind.api.deps import ContainerDep, SettingsDep
+from papermind.api.schemas import PaperDetail, PaperRecordOut, Removed, Uploaded, Verification
 from papermind.errors import IngestError
 from papermind.services.grounding import verify, verify_json
 from papermind.services.uploads import read_limited, safe_name, sniff
 
 router = APIRouter(prefix="/api/papers", tags=["papers"])
 
-def _record(record: Any) -> dict[str, Any]:
-    data: dict[str, Any] = record.model_dump(mode="json", exclude={"file"})
-    return data
+def _record(record: Any) -> PaperRecordOut:
+    return PaperRecordOut.model_validate(record.model_dump(mode="json", exclude={"file"}))
 
 
 @router.post("", status_code=201, summary="Upload a PDF, text or Markdown paper")
-async def upload(file: UploadFile, container: ContainerDep, settings: SettingsDep) -> dict[str, Any]:
+async def upload(file: UploadFile, container: ContainerDep, settings: SettingsDep) -> Uploaded:
     data = await read_limited(file, settings.api.max_upload_mb)
     result = await run_in_threadpool(container.library.add_bytes, data,
                                      safe_name(file.filename, sniff(data)))
     if result.status == "failed":
         raise IngestError(result.reason or "the file could not be read")
-    return {"id": result.paper_id, "title": result.title, "status": result.status}
+    return Uploaded(id=result.paper_id, title=result.title, status=result.status)
 
 
 @router.get("", summary="List the library")
-def list_papers(container: ContainerDep, limit: int = Query(100, ge=1, le=1000)) -> list[dict[str, Any]]:
+def list_papers(container: ContainerDep, limit: int = Query(100, ge=1, le=1000)) -> list[PaperRecordOut]:
     return [_record(r) for r in container.library.list(limit=limit)]
 
 
 @router.get("/{paper_id}", summary="One paper: record and full structure")
-def get_paper(paper_id: str, container: ContainerDep) -> dict[str, Any]:
+def get_paper(paper_id: str, container: ContainerDep) -> PaperDetail:
     stored = container.library.show(paper_id)
-    return {"record": _record(stored.record), "paper": stored.paper.model_dump(mode="json")}
+    return PaperDetail(record=_record(stored.record), paper=stored.paper)
 
 
 @router.delete("/{paper_id}", summary="Remove a paper, its file and its index entries")
-def delete_paper(paper_id: str, container: ContainerDep) -> dict[str, Any]:
+def delete_paper(paper_id: str, container: ContainerDep) -> Removed:
     removed = container.remove_paper(paper_id)
-    return {"removed": _record(removed)}
+    return Removed(removed=_record(removed))
 
 
 @router.get("/{paper_id}/pages/{number}.png", summary="A page rendered as PNG",
@@ -69,8 +69,8 @@ class VerifyRequest(BaseModel):
              "(code checks: found, and support lowered when numbers, names, negation or "
              "direction disagree)")
 async def verify_claim(paper_id: str, body: VerifyRequest,
-                       container: ContainerDep) -> dict[str, Any]:
+                       container: ContainerDep) -> Verification:
     paper = container.library.show(paper_id).paper
     result = await run_in_threadpool(verify, paper, body.claim, lines=body.lines,
                                      quote=body.quote, grounder=container.grounder)
-    return verify_json(result)
+    return Verification.model_validate(verify_json(result))

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Query
 from starlette.concurrency import run_in_threadpool
 
 from papermind.api.deps import ContainerDep
+from papermind.domain import SearchHit
 
 router = APIRouter(prefix="/api", tags=["search"])
 
@@ -19,10 +20,10 @@ async def search(container: ContainerDep, q: str = Query(..., min_length=1, max_
                  tag: list[str] | None = Query(None, description="only papers with every tag"),
                  collection: list[str] | None = Query(
                      None, description="only papers in every collection (or below)"),
-                 ) -> list[dict[str, Any]]:
+                 ) -> list[SearchHit]:
     def run() -> list[Any]:
         ids = container.catalog.select(papers=paper or (), tags=tag or (),
                                        collections=collection or (), newest_only=True)
         return container.search.search(q, paper_ids=ids, mode=mode, k=k)
 
-    return [hit.model_dump(mode="json") for hit in await run_in_threadpool(run)]
+    return list(await run_in_threadpool(run))

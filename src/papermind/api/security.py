@@ -3,22 +3,13 @@
 from __future__ import annotations
 
 import hmac
-import ipaddress
 
 from fastapi import Request
 
 from papermind.errors import AuthError, ConfigError
+from papermind.hosts import is_loopback
 
 OPEN_PATHS = ("/health", "/login")
-
-
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def check_bind(host: str, token: str | None) -> None:

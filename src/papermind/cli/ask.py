@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -17,7 +16,7 @@ from papermind.cli.filters import CollectionFilter, TagFilter, selected_papers
 
 if TYPE_CHECKING:  # the workflow stack is imported when the command runs, not for --help
     from papermind.domain.answer import QAReport
-    from papermind.services.qa import StepListener
+    from papermind.services.workflow_runs import ProgressCallback
 
 
 def ask(
@@ -37,38 +36,38 @@ def ask(
 ) -> None:
     """Answer a question from your papers; every sentence cites text found in the papers
     (page and line) that supports it, or the answer says the evidence is insufficient."""
-    from papermind.services.qa import answer_question, qa_parts, write_reports
-    from papermind.workflows.deep_qa.report import report_json
+    from papermind.services.qa import ask_question
 
     cli = state(ctx)
-    box = container(ctx)
-    job_id = uuid.uuid4().hex
     with cli.err.status("[cyan]starting...[/]") as status:
-        report = asyncio.run(answer_question(
-            qa_parts(box), question, deep=deep, job_id=job_id,
+        run = asyncio.run(ask_question(
+            container(ctx), question, deep=deep, out_dir=out,
             paper_ids=selected_papers(ctx, paper, tag, collection, newest_only=True) or (),
-            on_step=_progress(cli.err, status.update), db_path=box.settings.checkpoint_path))
-    folder = out or box.settings.home_dir / "reports" / job_id
-    for path in write_reports(report, folder):
+            progress=_progress(cli.err, status.update)))
+    for path in run.files:
         cli.err.print(f"wrote {path}", highlight=False)
     if wants_json(ctx, as_json):
-        cli.emit_json({"job_id": job_id, **report_json(report)})
+        from papermind.services.report_files import report_data
+
+        cli.emit_json({"job_id": run.job_id, **report_data(run.report)})
     else:
-        _print_answer(cli.console, report)
+        _print_answer(cli.console, run.report)
 
 
-def _progress(err: Console, update: Callable[..., None]) -> StepListener:
-    def show(node: str, summary: str) -> None:
-        err.print(f"[green]done[/] {node}: {escape(summary)}", highlight=False)
+def _progress(err: Console, update: Callable[..., None]) -> ProgressCallback:
+    def show(node: str, info: dict[str, object]) -> None:
+        err.print(f"[green]done[/] {node}: {escape(str(info.get('summary', '')))}",
+                  highlight=False)
         update(f"[cyan]after {node}...[/]")
     return show
 
 
 def _print_answer(console: Console, report: QAReport) -> None:
-    from papermind.workflows.deep_qa.render import DEMO_LABEL, STATUS_TEXT, sentence_status
+    from papermind import reports
+    from papermind.workflows.deep_qa.render import STATUS_TEXT, sentence_status
 
     if report.demo_quality:
-        console.print(f"[yellow]{DEMO_LABEL}[/]")
+        console.print(f"[yellow]{reports.DEMO_LABEL}[/]")
     color = "red" if report.status == "insufficient_evidence" else "green"
     console.print(f"[{color}]{STATUS_TEXT[report.status]}[/]", highlight=False)
     for sentence in report.sentences:

@@ -21,13 +21,12 @@ def models(
     as_json: JsonFlag = False,
 ) -> None:
     """Show which model and temperature each role uses, and whether its endpoint answers."""
-    from papermind.llm.health import check_endpoints, role_table
-    from papermind.llm.local import INSTALL_HINT, local_model_name
+    from papermind.services.model_setup import endpoint_checks, real_model_hint, role_rows
 
     cli = state(ctx)
     settings = cli.settings.llm
-    rows = role_table(settings, local_model_name())
-    statuses = asyncio.run(check_endpoints(settings, local_model_name())) if check else []
+    rows = role_rows(settings)
+    statuses = asyncio.run(endpoint_checks(settings)) if check else []
     demo = any(row.provider == "local" for row in rows)
     if wants_json(ctx, as_json):
         cli.emit_json({"roles": [vars(r) for r in rows], "demo_quality": demo,
@@ -46,7 +45,7 @@ def models(
             cli.console.print(checks)
         if demo:
             cli.err.print("Roles on the bundled local model give demo-quality output. For real "
-                          f"results, {INSTALL_HINT.split(', or ', 1)[1]}.", markup=False,
+                          f"results, {real_model_hint()}.", markup=False,
                           soft_wrap=True)
     failed = [s.endpoint for s in statuses if not s.ok]
     if failed:

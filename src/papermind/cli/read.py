@@ -18,7 +18,7 @@ from papermind.errors import BudgetExceededError, ProviderError
 if TYPE_CHECKING:  # the workflow stack is imported when the command runs, not for --help
     from papermind.domain.reading import ReadingReport
     from papermind.services.reading import ReadingRun
-    from papermind.workflows.ports import ProgressCallback
+    from papermind.services.workflow_runs import ProgressCallback
 
 
 def read(
@@ -32,7 +32,7 @@ def read(
     """Deep-read a paper: method, math steps and experiments, each point checked against the
     paper's text (page and line), one rewrite when credibility is low, then deep questions."""
     from papermind.services.reading import read_paper
-    from papermind.workflows.deep_reading.render import to_dict
+    from papermind.services.report_files import report_data
 
     cli = state(ctx)
     job_id = job or uuid.uuid4().hex
@@ -47,7 +47,7 @@ def read(
     for path in run.files:
         cli.err.print(f"wrote {path}")
     if wants_json(ctx, as_json):
-        cli.emit_json(to_dict(run.report))
+        cli.emit_json(report_data(run.report))
     else:
         _print_summary(cli.console, run)
 
@@ -65,11 +65,11 @@ def _progress(err: Console, status: Status) -> ProgressCallback:
 
 def _print_summary(console: Console, run: ReadingRun) -> None:
     from papermind import reports
-    from papermind.workflows.deep_reading.render import DEMO_LABEL, point_status
+    from papermind.workflows.deep_reading.render import point_status
 
     r: ReadingReport = run.report
     if r.demo_quality:
-        console.print(f"[yellow]{DEMO_LABEL}[/]")
+        console.print(f"[yellow]{reports.DEMO_LABEL}[/]")
     v = r.verification
     console.print(f"[bold]{escape(r.title or r.paper_id)}[/]  credibility "
                   f"[bold]{r.credibility.upper()}[/], citations found {v.found}/{v.total}, "

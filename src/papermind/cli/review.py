@@ -15,7 +15,7 @@ from papermind.cli.options import OutDir, PaperToAdd, ReportJsonFlag
 if TYPE_CHECKING:  # the workflow stack is imported when the command runs, not for --help
     from papermind.domain.review import ReviewReport
     from papermind.services.review import Reviewers, ReviewRun
-    from papermind.workflows.ports import ProgressCallback
+    from papermind.services.workflow_runs import ProgressCallback
 
 
 def review(
@@ -34,8 +34,8 @@ def review(
 
     An editor, contribution, methodology and experiment reviewers who each see only their
     sections, a devil's advocate and a meta-reviewer. A pre-review aid, never a decision."""
+    from papermind.services.report_files import report_data
     from papermind.services.review import review_paper
-    from papermind.workflows.review.render import to_json
 
     if reviewers not in ("minimal", "full"):
         raise typer.BadParameter("use 'minimal' or 'full'", param_hint="--reviewers")
@@ -49,7 +49,7 @@ def review(
     for path in run.files:
         cli.err.print(f"wrote {path}")
     if wants_json(ctx, as_json):
-        cli.emit_json(to_json(run.report))
+        cli.emit_json(report_data(run.report))
     else:
         _print_summary(cli.console, run)
 
@@ -82,7 +82,7 @@ def _print_summary(console: Console, run: ReviewRun) -> None:
     r: ReviewReport = run.report
     console.print(f"[italic]{r.disclaimer}[/]")
     if r.demo_quality:
-        console.print("[yellow]demo quality: bundled local model[/]")
+        console.print(f"[yellow]{reports.DEMO_LABEL}[/]")
     for finding in r.findings:
         colour = {"high": "red", "medium": "yellow"}.get(finding.severity, "dim")
         console.print(f"[{colour}]hidden text ({finding.severity})[/] p. {finding.page}: "

@@ -260,6 +260,8 @@ class ReviewReport(Frozen):
     verification: ReviewVerification = Field(default_factory=ReviewVerification)
     usage: dict[str, Any] = Field(default_factory=dict)
     history: list[dict[str, Any]] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list, description="steps that degraded: a "
+                                "model gave no valid output, so the step contributed nothing")
     signoff: dict[str, Any] | None = None
 
 

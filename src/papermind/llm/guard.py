@@ -7,28 +7,14 @@ mis-configured test fails loudly instead of spending money or hanging on the net
 
 from __future__ import annotations
 
-import ipaddress
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from urllib.parse import urlparse
 
 from papermind.errors import ConfigError
+from papermind.hosts import is_loopback
 
 ENV_VAR = "PAPERMIND_BLOCK_REAL_LLM"
-
-
-def is_loopback_url(url: str | None) -> bool:
-    """True for http(s)://localhost / 127.0.0.0/8 / [::1] URLs."""
-    if not url:
-        return False  # the provider's public default
-    host = urlparse(url).hostname or ""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def real_calls_blocked() -> bool:
@@ -37,7 +23,7 @@ def real_calls_blocked() -> bool:
 
 def check_endpoint_allowed(name: str, base_url: str | None) -> None:
     """Raise ConfigError for an off-loopback endpoint while the guard is on."""
-    if real_calls_blocked() and not is_loopback_url(base_url):
+    if real_calls_blocked() and not is_loopback(base_url):
         raise ConfigError(
             f"real LLM endpoint {name!r} ({base_url or 'provider default'}) is blocked in tests",
             hint="use papermind.llm.testing.fake_gateway or MockOpenAIServer")

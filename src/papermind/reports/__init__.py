@@ -21,10 +21,10 @@ from papermind.reports.citations import (
     summary_json,
     support_json,
 )
-from papermind.reports.render import html, install, markdown, text
+from papermind.reports.render import DEMO_LABEL, html, install, markdown, text
 
 __all__ = [
-    "EvidenceLike", "anchor_json", "as_evidence", "evidence_json", "html", "install",
+    "DEMO_LABEL", "EvidenceLike", "anchor_json", "as_evidence", "evidence_json", "html", "install",
     "lines_on_page", "markdown", "page_href", "span_label", "span_of", "status_class",
     "status_label", "summary_json", "support_json", "text",
 ]

@@ -23,6 +23,9 @@ from papermind.reports.citations import (
     status_label,
 )
 
+DEMO_LABEL = "demo quality: bundled local model"
+"""The one label every report and surface shows when a small offline model wrote it."""
+
 
 def where(item: EvidenceLike) -> str:
     """The anchor label ('p. 4, l. 90 - p. 5, l. 12'), or 'not found'."""

@@ -1,15 +1,12 @@
-"""Checkpointers for workflow graphs, with a serializer that allows our own models only."""
+"""The checkpoint serializer (our own models only) and the in-memory checkpointer.
+
+The durable checkpointer is opened by the container only (``Container.checkpointer``).
+"""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from pathlib import Path
-
-import aiosqlite
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
-from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from pydantic import BaseModel
 
 
@@ -38,11 +35,3 @@ def serializer() -> JsonPlusSerializer:
 def memory_checkpointer() -> InMemorySaver:
     """In-memory checkpointer (tests, one-off runs)."""
     return InMemorySaver(serde=serializer())
-
-
-@asynccontextmanager
-async def sqlite_checkpointer(path: Path) -> AsyncIterator[AsyncSqliteSaver]:
-    """A durable checkpointer in the SQLite file at ``path`` (the library file by default)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    async with aiosqlite.connect(str(path)) as conn:
-        yield AsyncSqliteSaver(conn, serde=serializer())

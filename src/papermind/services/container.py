@@ -2,13 +2,17 @@
 
 Interfaces create one Container per process (CLI invocation, API app) and ask it for
 services; everything is built lazily, once. To plug in a new component, add a cached
-property here and pass it to the services that need it.
+property here and pass it to the services that need it. Swapping a backend (another
+checkpoint store, job store or library database) means changing the one property or
+method that builds it here; the use cases only ever ask the container.
 """
 
 from __future__ import annotations
 
+from contextlib import asynccontextmanager
 from functools import cached_property
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from papermind.config import Settings
 from papermind.db import Database
@@ -18,8 +22,10 @@ from papermind.services.library import FileParser, Indexer, LibraryService
 from papermind.services.page_images import PageImages
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import AsyncIterator, Sequence
     from types import TracebackType
+
+    from langgraph.checkpoint.base import BaseCheckpointSaver
 
     from papermind.grounding import GroundingEngine
     from papermind.library.coverage import DenseCoverage
@@ -29,6 +35,8 @@ if TYPE_CHECKING:
     from papermind.services.catalog import CatalogService
     from papermind.services.exports import ExportService
     from papermind.services.imports import ImportService
+    from papermind.services.job_store import JobStore
+    from papermind.services.jobs import JobRunner, JobService
     from papermind.services.search import SearchService
 
 
@@ -122,6 +130,44 @@ class Container:
         from papermind.services.exports import ExportService
 
         return ExportService(self.catalog)
+
+    @asynccontextmanager
+    async def checkpointer(self) -> AsyncIterator[BaseCheckpointSaver[Any]]:
+        """The durable checkpointer every workflow run uses (thread id = job id).
+
+        The only place that opens one: today the SQLite file ``settings.checkpoint_path``
+        (the library file by default), with a serializer that loads our own models only.
+        """
+        import aiosqlite
+        from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+        from papermind.services.checkpoints import serializer
+
+        path = self.settings.checkpoint_path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        async with aiosqlite.connect(str(path)) as conn:
+            yield AsyncSqliteSaver(conn, serde=serializer())
+
+    def report_dir(self, job_id: str) -> Path:
+        """Where a job's report files go by default: ``<home>/reports/<job id>/``
+        (never derived from user input beyond the job id)."""
+        return self.settings.home_dir / "reports" / job_id
+
+    @cached_property
+    def job_store(self) -> JobStore:
+        """Durable job records and their progress events, in the library database."""
+        from papermind.services.job_store import JobStore
+
+        return JobStore(self.db)
+
+    def job_service(self, runners: dict[Any, JobRunner] | None = None,
+                    gateway: Any = None) -> JobService:
+        """A job queue over ``job_store`` running the three workflows (or ``runners``)."""
+        from papermind.services.job_runners import workflow_runners
+        from papermind.services.jobs import JobService
+
+        return JobService(self.job_store, runners or workflow_runners(self, gateway=gateway),
+                          workers=self.settings.api.workers)
 
     def _parse_bytes(self, data: bytes, name: str) -> Paper:
         from papermind.ingest import parse_bytes  # ~0.5 s of imports that list/show never need

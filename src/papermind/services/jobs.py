@@ -1,6 +1,6 @@
 """Background jobs: durable records, bounded in-process workers, resume after a restart.
 
-A job's graph runs under the SQLite checkpointer with thread id = job id, so a job that was
+A job's graph runs under the container's checkpointer with thread id = job id, so a job that was
 running when the process died resumes from its last checkpoint: completed nodes are not run
 again, and the model cache makes any repeated call free.
 """
@@ -17,11 +17,9 @@ from typing import Any
 from papermind.domain.job import Job, JobEvent, JobKind, JobRequest
 from papermind.errors import ConflictError, PapermindError
 from papermind.services.job_store import JobStore
+from papermind.workflows.ports import ProgressCallback
 
 log = logging.getLogger("papermind.jobs")
-
-Progress = Callable[[str, dict[str, Any]], None]
-
 
 @dataclass
 class JobOutcome:
@@ -30,7 +28,7 @@ class JobOutcome:
     usage: dict[str, Any] = field(default_factory=dict)
 
 
-JobRunner = Callable[[Job, Progress], Awaitable[JobOutcome]]
+JobRunner = Callable[[Job, ProgressCallback], Awaitable[JobOutcome]]
 
 
 class JobService:
@@ -121,7 +119,7 @@ class JobService:
             self._event(job.id, "status", data={"status": "running"})
             log.info("job started", extra={"job_id": job.id, "kind": job.request.kind})
 
-            def progress(node: str, info: dict[str, Any]) -> None:
+            def progress(node: str, info: dict[str, object]) -> None:
                 self._event(job.id, "node", node, info)
                 log.info("node finished", extra={"job_id": job.id, "node": node})
 

@@ -1,8 +1,9 @@
 """Question answering use cases: single-pass cited QA and deep-thinking QA over the library.
 
-Both run a workflow graph under a durable SQLite checkpointer (thread id = job id), with
-the gateway bound to the job and its token budget, and return a QAReport. The REST API calls
-``answer_question`` with its own job id and progress callback.
+``ask_question`` is the use case (the shape of services/workflow_runs.py): the graph runs
+under the container's checkpointer (thread id = job id), with the gateway bound to the job
+and its token budget, and the report files are written. ``answer_question`` is its core
+over explicit parts and an open checkpointer (tests and the regression runner use it).
 """
 
 from __future__ import annotations
@@ -18,11 +19,17 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from papermind.config import WorkflowSettings
 from papermind.domain import Paper
 from papermind.domain.answer import QAKind, QAReport
-from papermind.errors import ConfigError, InputError
+from papermind.errors import InputError
 from papermind.llm import Gateway
-from papermind.services.checkpoints import sqlite_checkpointer
-from papermind.services.report_files import write_report_files
+from papermind.services.report_files import write_reports
 from papermind.services.runner import run_graph
+from papermind.services.workflow_runs import (
+    ProgressCallback,
+    gateway_for,
+    node_listener,
+    report_folder,
+    usage_summary,
+)
 from papermind.workflows.cited_qa.graph import build_graph as build_cited_graph
 from papermind.workflows.deep_qa.context import CatalogEntry, QAContext, Reranker, WebSearch
 from papermind.workflows.deep_qa.graph import build_graph as build_deep_graph
@@ -32,8 +39,6 @@ from papermind.workflows.ports import Grounder, PaperSource, Retriever
 if TYPE_CHECKING:
     from papermind.services.container import Container
 
-StepListener = Callable[[str, str], None]
-"""Called as ``on_step(node, summary)`` after each node of the run."""
 ROLES = {"deep_qa": ("planner", "distiller", "checker", "answerer"),
          "cited_qa": ("distiller", "answerer", "checker")}
 MAX_QUESTION_CHARS = 2000
@@ -69,12 +74,16 @@ class QAParts:
     catalog: list[CatalogEntry] = field(default_factory=list)
 
 
-def gateway_for(container: Container) -> Gateway:
-    """The gateway questions run on (a seam tests replace)."""
-    return container.gateway
+@dataclass
+class QARun:
+    """A finished question: the report, its job id and the files written."""
+
+    report: QAReport
+    job_id: str
+    files: list[Path] = field(default_factory=list)
 
 
-def qa_parts(container: Container) -> QAParts:
+def qa_parts(container: Container, gateway: Gateway | None = None) -> QAParts:
     """QAParts over the library, its hybrid search and the grounding engine.
 
     No reranker is passed: the search index applies the configured one itself.
@@ -82,7 +91,7 @@ def qa_parts(container: Container) -> QAParts:
     settings = container.settings
     records = container.papers.list()
     years = [r.year for r in records if r.year]
-    return QAParts(gateway=gateway_for(container),
+    return QAParts(gateway=gateway or gateway_for(container),
                    retriever=container.search, papers=container.papers,
                    grounder=container.grounder, workflows=settings.workflows,
                    token_budget=settings.llm.job_token_budget,
@@ -90,16 +99,28 @@ def qa_parts(container: Container) -> QAParts:
                    catalog=[CatalogEntry(r.id, r.title, r.year, r.source_name) for r in records])
 
 
-async def answer_question(parts: QAParts, question: str, *, deep: bool = False,
+async def ask_question(container: Container, question: str, *, deep: bool = False,
+                       paper_ids: Sequence[str] = (), job_id: str | None = None,
+                       out_dir: Path | None = None, progress: ProgressCallback | None = None,
+                       gateway: Gateway | None = None) -> QARun:
+    """The whole use case: answer (or resume job ``job_id``), write report.json/.md/.html
+    to ``out_dir`` (default ``<home>/reports/<job id>/``)."""
+    job = job_id or uuid.uuid4().hex
+    async with container.checkpointer() as saver:
+        report = await answer_question(qa_parts(container, gateway), question, deep=deep,
+                                       paper_ids=paper_ids, job_id=job, progress=progress,
+                                       checkpointer=saver)
+    return QARun(report, job, write_reports(report, report_folder(container, job, out_dir)))
+
+
+async def answer_question(parts: QAParts, question: str, *,
+                          checkpointer: BaseCheckpointSaver[Any], deep: bool = False,
                           paper_ids: Sequence[str] = (), job_id: str | None = None,
-                          on_step: StepListener | None = None,
-                          checkpointer: BaseCheckpointSaver[Any] | None = None,
-                          db_path: Path | None = None) -> QAReport:
+                          progress: ProgressCallback | None = None) -> QAReport:
     """Answer ``question`` (deep: plan and loop; else single pass) and return the report.
 
-    Uses ``checkpointer`` if given, else the SQLite file at ``db_path`` (the CLI passes
-    ``settings.checkpoint_path``); a job id that already has a checkpoint resumes where it
-    stopped, without re-running finished nodes.
+    A job id that already has a checkpoint in ``checkpointer`` resumes where it stopped,
+    without re-running finished nodes.
     """
     question = " ".join(question.split())
     if not question:
@@ -112,31 +133,14 @@ async def answer_question(parts: QAParts, question: str, *, deep: bool = False,
     kind: QAKind = "deep_qa" if deep else "cited_qa"
     context = _context(parts, gateway)
     graph = build_deep_graph() if deep else build_cited_graph()
-    inputs = {"question": question, "paper_ids": scope}
-
-    on_node = _listener(on_step)
-    if checkpointer is not None:
-        result = await run_graph(graph, inputs, thread_id=job_id, checkpointer=checkpointer,
-                                 context=context, on_node=on_node)
-    elif db_path is not None:
-        async with sqlite_checkpointer(db_path) as saver:
-            result = await run_graph(graph, inputs, thread_id=job_id, checkpointer=saver,
-                                     context=context, on_node=on_node)
-    else:
-        raise ConfigError("answer_question needs a checkpointer or a db_path")
+    result = await run_graph(graph, {"question": question, "paper_ids": scope},
+                             thread_id=job_id, checkpointer=checkpointer, context=context,
+                             on_node=node_listener(progress))
     title = context.papers.get(scope[0]).title if len(scope) == 1 else ""
     return assemble_report(result.state, kind=kind, question=question, paper_ids=scope,
                            title=title, demo_quality=gateway.is_demo_quality,
                            models={r: gateway.model_for(r) for r in ROLES[kind]},
-                           usage=usage_of(gateway))
-
-
-def _listener(on_step: StepListener | None) -> Callable[[str, Any], None]:
-    def on_node(node: str, delta: Any) -> None:
-        history = delta.get("history") or []
-        if on_step is not None:
-            on_step(node, history[-1].summary if history else "")
-    return on_node
+                           usage=usage_summary(gateway))
 
 
 def _context(parts: QAParts, gateway: Gateway) -> QAContext:
@@ -148,19 +152,3 @@ def _context(parts: QAParts, gateway: Gateway) -> QAContext:
                      max_replans=w.qa_max_replans, search_k=w.qa_search_k, keep=w.qa_keep,
                      token_budget=gateway.token_budget, newest_year=parts.newest_year,
                      catalog=parts.catalog)
-
-
-def usage_of(gateway: Gateway) -> dict[str, object]:
-    """tokens_in, tokens_out, cost_usd and by_node for the gateway's job."""
-    total = gateway.usage.total()
-    return {"tokens_in": total.tokens_in, "tokens_out": total.tokens_out,
-            "cost_usd": round(total.cost_usd, 6), "calls": total.calls,
-            "by_node": {node: u.to_dict() for node, u in gateway.usage.by_node().items()}}
-
-
-def write_reports(report: QAReport, folder: Path) -> list[Path]:
-    """report.json, report.md and report.html in ``folder`` (created if needed)."""
-    from papermind.workflows.deep_qa.render import to_html, to_json, to_markdown
-
-    return write_report_files(folder, json_text=to_json(report), markdown=to_markdown(report),
-                              html=to_html(report))

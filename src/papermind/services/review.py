@@ -1,12 +1,10 @@
-"""Review-panel use case: resolve the paper, run the panel under a durable checkpointer
-(thread id = job id), assemble and write the report. Used by the CLI and the REST API's jobs."""
+"""Review-panel use case: resolve the paper, run the panel under the container's
+checkpointer (thread id = job id), assemble and write the report (the shape of
+services/workflow_runs.py). Used by the CLI and the REST API's jobs."""
 
 from __future__ import annotations
 
-import json
-import time
 import uuid
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -16,14 +14,19 @@ from papermind.domain import Paper
 from papermind.domain.review import ReviewReport
 from papermind.errors import InputError
 from papermind.llm import Gateway
-from papermind.services.checkpoints import sqlite_checkpointer
 from papermind.services.container import Container
-from papermind.services.reading import gateway_for, resolve_paper
-from papermind.services.report_files import write_report_files
-from papermind.services.runner import RunStatus, run_graph
-from papermind.workflows.ports import Grounder, ProgressCallback
+from papermind.services.reading import resolve_paper
+from papermind.services.report_files import write_reports
+from papermind.services.runner import RunStatus
+from papermind.services.workflow_runs import (
+    ProgressCallback,
+    gateway_for,
+    report_folder,
+    run_workflow,
+    usage_summary,
+)
+from papermind.workflows.ports import Grounder
 from papermind.workflows.review import FULL_PANEL, ReviewContext, build_graph
-from papermind.workflows.review.render import to_html, to_json, to_markdown
 from papermind.workflows.review.report import build_report
 from papermind.workflows.review.views import section_groups
 
@@ -86,47 +89,10 @@ class ReviewRun:
     files: list[Path] = field(default_factory=list)
 
 
-async def run_review(paper: Paper, *, settings: Settings, gateway: Gateway, grounder: Grounder,
-                     job_id: str, checkpoint_db: Path, reviewers: Reviewers = "full",
-                     progress: ProgressCallback | None = None, signoff: bool | None = None,
-                     resume: Any = None) -> ReviewRun:
-    """Run (or resume) job ``job_id``; ``resume`` answers a pending sign-off interrupt."""
-    bound = gateway.bind(job_id=job_id)
-    context = review_context(settings, bound, grounder, signoff=signoff)
-    inputs = {"paper": paper, "panel": panel_for(paper, reviewers)}
-    async with sqlite_checkpointer(checkpoint_db) as saver:
-        result = await run_graph(build_graph(), inputs, thread_id=job_id, checkpointer=saver,
-                                 context=context, on_node=_listener(progress), resume=resume)
-    report = build_report(result.state, models=_models(bound, result.state.get("panel", [])),
-                          usage=_usage(bound), demo_quality=bound.is_demo_quality)
-    return ReviewRun(report, job_id, result.status, result.interrupt)
-
-
-def _listener(progress: ProgressCallback | None) -> Any:
-    started = {"at": time.perf_counter()}
-
-    def on_node(node: str, delta: Mapping[str, Any]) -> None:
-        if progress is None:
-            return
-        history = delta.get("history") or []
-        summary = history[-1].get("summary", "") if history else ""
-        progress(node, {"event": "finished", "summary": summary,
-                        "seconds": round(time.perf_counter() - started["at"], 1)})
-        started["at"] = time.perf_counter()
-    return on_node
-
-
 def _models(gateway: Gateway, panel: list[str]) -> dict[str, str]:
     """The model of every panel role, and of the checker that judges support."""
     models = {PANEL_ROLES[m]: gateway.model_for(PANEL_ROLES[m]) for m in panel if m in PANEL_ROLES}
     return {**models, "checker": gateway.model_for("checker")}
-
-
-def _usage(gateway: Gateway) -> dict[str, Any]:
-    total = gateway.usage.total()
-    return {"tokens_in": total.tokens_in, "tokens_out": total.tokens_out,
-            "cost_usd": round(total.cost_usd, 6), "calls": total.calls,
-            "by_node": {node: u.to_dict() for node, u in gateway.usage.by_node().items()}}
 
 
 async def review_paper(container: Container, paper: str | Path, *, reviewers: Reviewers = "full",
@@ -137,17 +103,12 @@ async def review_paper(container: Container, paper: str | Path, *, reviewers: Re
     ``<home>/reports/<job id>/``) once the run has a meta-review."""
     stored = resolve_paper(container.library, paper)
     job = job_id or uuid.uuid4().hex
-    run = await run_review(stored, settings=container.settings,
-                           gateway=gateway or gateway_for(container), grounder=container.grounder,
-                           job_id=job, checkpoint_db=container.settings.checkpoint_path,
-                           reviewers=reviewers, progress=progress, signoff=signoff, resume=resume)
-    folder = out_dir if out_dir is not None else container.settings.home_dir / "reports" / job
-    run.files = write_reports(run.report, folder)
-    return run
-
-
-def write_reports(report: ReviewReport, folder: Path) -> list[Path]:
-    """report.json, report.md and report.html in ``folder`` (created if needed)."""
-    return write_report_files(
-        folder, json_text=json.dumps(to_json(report), ensure_ascii=False, indent=2),
-        markdown=to_markdown(report), html=to_html(report))
+    bound = (gateway or gateway_for(container)).bind(job_id=job)
+    context = review_context(container.settings, bound, container.grounder, signoff=signoff)
+    inputs = {"paper": stored, "panel": panel_for(stored, reviewers)}
+    result = await run_workflow(container, build_graph(), inputs, job_id=job, context=context,
+                                progress=progress, resume=resume)
+    report = build_report(result.state, models=_models(bound, result.state.get("panel", [])),
+                          usage=usage_summary(bound), demo_quality=bound.is_demo_quality)
+    return ReviewRun(report, job, result.status, result.interrupt,
+                     write_reports(report, report_folder(container, job, out_dir)))

@@ -13,28 +13,16 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.concurrency import run_in_threadpool
 
+from papermind.api.deps import ContainerDep, JobsDep, SettingsDep
 from papermind.domain.job import JobRequest
 from papermind.errors import NotFoundError, PapermindError
 from papermind.reports import install, lines_on_page, span_label, span_of
-from papermind.services.container import Container
-from papermind.services.job_runners import report_dir
-from papermind.services.jobs import JobService
 from papermind.services.uploads import read_limited, safe_name, sniff
 
 HERE = Path(__file__).parent
 templates = Jinja2Templates(directory=str(HERE / "templates"))
 install(templates.env)  # evidence renders the one way (papermind.reports) in every page
 PAGE_SCALE = 1.5
-
-
-def _box(request: Request) -> Container:
-    container: Container = request.app.state.container
-    return container
-
-
-def _jobs(request: Request) -> JobService:
-    jobs: JobService = request.app.state.jobs
-    return jobs
 
 
 def _back(path: str, error: str) -> RedirectResponse:
@@ -51,20 +39,18 @@ def mount(app: FastAPI) -> None:
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    async def library(request: Request, q: str | None = Query(None, max_length=2000)) -> HTMLResponse:
-        box = _box(request)
+    async def library(request: Request, box: ContainerDep, jobs: JobsDep, q: str | None = Query(None, max_length=2000)) -> HTMLResponse:
         records = box.library.list(limit=500)
         hits = await run_in_threadpool(box.search.search, q, k=10) if q and q.strip() else []
         return _page(request, "library.html", papers=records, q=q, hits=hits,
                      titles={r.id: r.title or r.source_name for r in records},
-                     jobs=_jobs(request).store.recent(10))
+                     jobs=jobs.store.recent(10))
 
     @app.post("/ui/upload", include_in_schema=False)
-    async def upload(request: Request, file: UploadFile) -> Response:
-        settings = request.app.state.settings
+    async def upload(box: ContainerDep, settings: SettingsDep, file: UploadFile) -> Response:
         try:
             data = await read_limited(file, settings.api.max_upload_mb)
-            result = await run_in_threadpool(_box(request).library.add_bytes, data,
+            result = await run_in_threadpool(box.library.add_bytes, data,
                                              safe_name(file.filename, sniff(data)))
         except PapermindError as err:
             return _back("/", str(err))
@@ -73,15 +59,15 @@ def mount(app: FastAPI) -> None:
         return RedirectResponse(f"/papers/{result.paper_id}", status_code=303)
 
     @app.get("/papers/{paper_id}", response_class=HTMLResponse, include_in_schema=False)
-    def paper(request: Request, paper_id: str) -> HTMLResponse:
-        stored = _box(request).library.show(paper_id)
+    def paper(request: Request, box: ContainerDep, paper_id: str) -> HTMLResponse:
+        stored = box.library.show(paper_id)
         return _page(request, "paper.html", paper=stored.paper, record=stored.record)
 
     @app.get("/papers/{paper_id}/pages/{number}", response_class=HTMLResponse,
              include_in_schema=False)
-    def page(request: Request, paper_id: str, number: int,
+    def page(request: Request, box: ContainerDep, paper_id: str, number: int,
              lines: str | None = Query(None, max_length=20)) -> HTMLResponse:
-        stored = _box(request).library.show(paper_id)
+        stored = box.library.show(paper_id)
         doc = stored.paper
         if not 1 <= number <= len(doc.pages):
             raise NotFoundError(f"page {number} does not exist (the paper has {len(doc.pages)})")
@@ -98,38 +84,37 @@ def mount(app: FastAPI) -> None:
                      image=stored.record.source_type == "pdf")
 
     @app.post("/ui/jobs", include_in_schema=False)
-    async def start_job(request: Request, kind: str = Form(...), paper_id: str | None = Form(None),
+    async def start_job(request: Request, box: ContainerDep, jobs: JobsDep, kind: str = Form(...), paper_id: str | None = Form(None),
                         question: str | None = Form(None), paper_ids: str | None = Form(None),
                         reviewers: str = Form("full"), deep: bool = Form(False)) -> Response:
-        box = _box(request)
         try:
             request_ = JobRequest.model_validate({
                 "kind": kind, "question": question, "deep": deep, "reviewers": reviewers,
                 "paper_id": box.papers.resolve(paper_id) if paper_id else None,
                 "paper_ids": [box.papers.resolve(p) for p in (paper_ids or "").split(",") if p]})
-            job, _ = _jobs(request).submit(request_)
+            job, _ = jobs.submit(request_)
         except (PapermindError, ValueError) as err:
             back = f"/papers/{paper_id}" if paper_id else "/"
             return _back(back, str(err).splitlines()[0] if str(err) else "invalid request")
         return RedirectResponse(f"/jobs/{job.id}", status_code=303)
 
     @app.get("/jobs/{job_id}", response_class=HTMLResponse, include_in_schema=False)
-    def job(request: Request, job_id: str) -> HTMLResponse:
-        store = _jobs(request).store
+    def job(request: Request, jobs: JobsDep, job_id: str) -> HTMLResponse:
+        store = jobs.store
         return _page(request, "job.html", job=store.get(job_id), events=store.events(job_id))
 
     @app.post("/ui/jobs/{job_id}/cancel", include_in_schema=False)
-    async def cancel(request: Request, job_id: str) -> Response:
+    async def cancel(request: Request, jobs: JobsDep, job_id: str) -> Response:
         try:
-            _jobs(request).cancel(job_id)
+            jobs.cancel(job_id)
         except PapermindError as err:
             return _back(f"/jobs/{job_id}", str(err))
         return RedirectResponse(f"/jobs/{job_id}", status_code=303)
 
     @app.get("/jobs/{job_id}/report", response_class=HTMLResponse, include_in_schema=False)
-    def report(request: Request, job_id: str) -> HTMLResponse:
-        found = _jobs(request).store.get(job_id)
-        path = report_dir(_box(request), found.id) / "report.html"
+    def report(request: Request, box: ContainerDep, jobs: JobsDep, job_id: str) -> HTMLResponse:
+        found = jobs.store.get(job_id)
+        path = box.report_dir(found.id) / "report.html"
         if found.status != "completed" or not path.is_file():
             raise NotFoundError(f"job {job_id} has no report yet ({found.status})")
         html = path.read_text(encoding="utf-8")

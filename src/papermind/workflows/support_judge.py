@@ -19,8 +19,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from papermind.domain import VERDICT_SEVERITY, Evidence, Support, SupportVerdict
-from papermind.errors import StructuredOutputError
 from papermind.llm import Gateway, PromptTemplate, fence_untrusted
+from papermind.workflows.model_output import structured_or_none
 
 PROMPT = PromptTemplate.load(Path(__file__).parent / "prompts" / "support_judge.md", {"items"})
 JUDGED: tuple[SupportVerdict, ...] = ("supported", "contradicted", "not_enough")
@@ -171,10 +171,10 @@ async def _judge_batch(gateway: Gateway, batch: list[SupportItem], *, role: str,
                        node: str) -> tuple[dict[int, tuple[SupportVerdict, str]], list[str]]:
     """Verdicts by position in ``batch`` (0-based), and notes."""
     messages = PROMPT.render(items=fence_untrusted(listing(batch), "CLAIMS"))
-    try:
-        output = await gateway.structured(role, messages, SupportJudgement, node=node)
-    except StructuredOutputError as err:
-        return {}, [f"checker gave no valid support verdicts ({err.message})"]
+    output, warnings = await structured_or_none(gateway, role, messages, SupportJudgement,
+                                                node=node, outcome="its claims stay unchecked")
+    if output is None:
+        return {}, warnings
     verdicts: dict[int, tuple[SupportVerdict, str]] = {}
     notes: list[str] = []
     for out in output.verdicts:

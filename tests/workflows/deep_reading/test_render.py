@@ -7,7 +7,8 @@ import re
 
 from papermind.domain import Anchor, Evidence, Support, VerificationSummary
 from papermind.domain.reading import ContextInfo, Question, ReadingPoint, ReadingReport
-from papermind.workflows.deep_reading.render import DEMO_LABEL, to_dict, to_html, to_markdown
+from papermind.reports import DEMO_LABEL
+from papermind.workflows.deep_reading.render import to_dict, to_html, to_markdown
 
 ANCHOR = Anchor(paper_id="abc", page=3, line_start=12, line_end=14)
 GOOD = Evidence(quote="We fit a quadratic.", cited="3:12-14", matched_text="We fit a quadratic.",

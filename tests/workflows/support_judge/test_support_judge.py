@@ -115,7 +115,8 @@ def test_invalid_output_leaves_the_batch_unchecked_with_a_note() -> None:
     gateway = fake_gateway({"checker": ["not json", "still not json"]}, schema_retries=1)
     result = run(judge_support(gateway, [SupportItem("claim", (found(),))]))
     assert result.items[0].evidence[0].support.verdict == "unchecked"
-    assert any("no valid support verdicts" in n for n in result.notes)
+    assert any("model gave no valid output" in n and "claims stay unchecked" in n
+               for n in result.notes)
 
 
 def test_a_skipped_or_unreadable_claim_stays_unchecked_with_a_note() -> None:

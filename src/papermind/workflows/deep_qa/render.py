@@ -12,7 +12,6 @@ from papermind.domain.answer import AnswerSentence, EvidenceItem, QAReport, Stra
 from papermind.domain.evidence import Evidence
 from papermind.workflows.deep_qa.report import report_json
 
-DEMO_LABEL = "demo quality: bundled local model"
 STATUS_TEXT = {"answered": "answered", "extractive": "extractive (model output unusable; "
                "showing the best supported quotes)",
                "insufficient_evidence": "INSUFFICIENT EVIDENCE: the papers found do not answer "
@@ -63,7 +62,7 @@ def to_markdown(report: QAReport) -> str:
     """Markdown: anchors 'p. X, l. Y-Z'; unverified items marked UNVERIFIED."""
     out = [f"# Question: {report.question}", ""]
     if report.demo_quality:
-        out += [f"> **{DEMO_LABEL}**: a small offline model wrote this; configure an endpoint "
+        out += [f"> **{reports.DEMO_LABEL}**: a small offline model wrote this; configure an endpoint "
                 "for real quality.", ""]
     out += [f"**Status:** {STATUS_TEXT[report.status]}", ""]
     out += _answer_md(report)
@@ -139,4 +138,4 @@ def to_html(report: QAReport) -> str:
     by_id = {e.id: e for e in report.evidence}
     return _env.get_template("answer.html.j2").render(
         r=report, source=_source, years=_years, by_id=by_id, sentence_status=sentence_status,
-        demo_label=DEMO_LABEL, status_text=STATUS_TEXT[report.status])
+        demo_label=reports.DEMO_LABEL, status_text=STATUS_TEXT[report.status])

@@ -16,7 +16,6 @@ from papermind.domain.reading import (
     ReadingPoint,
     Revision,
 )
-from papermind.errors import StructuredOutputError
 from papermind.llm import PromptTemplate, fence_untrusted
 from papermind.workflows.deep_reading import checking
 from papermind.workflows.deep_reading.condense import build_context
@@ -34,6 +33,7 @@ from papermind.workflows.deep_reading.schemas import (
     questioner_schema,
 )
 from papermind.workflows.deep_reading.state import ReadingState
+from papermind.workflows.model_output import structured_or_none
 from papermind.workflows.support_judge import judge_support
 
 _PROMPTS = Path(__file__).parent / "prompts"
@@ -82,14 +82,14 @@ async def read_deeply(state: ReadingState, runtime: Runtime[ReadingContext]) -> 
                                    feedback=state.get("feedback", ""), max_points=ctx.max_points)
     else:
         messages = READER.render(paper=paper, max_points=ctx.max_points)
-    warnings: list[str] = []
-    try:
-        draft = await ctx.gateway.structured("reader", messages, ReaderOutput, node="deep_reader")
+    outcome = "kept the previous points" if rewrite else "no points"
+    draft, warnings = await structured_or_none(ctx.gateway, "reader", messages, ReaderOutput,
+                                               node="deep_reader", outcome=outcome)
+    if draft is not None:
         points, notes = points_from_draft(draft, max_points=ctx.max_points,
                                           max_quotes=ctx.max_quotes)
         warnings += notes
-    except StructuredOutputError as err:
-        warnings.append(f"deep_reader: no valid analysis from the model ({err.message})")
+    else:
         points = [_reset(p) for p in state.get("points", [])] if rewrite else []
     update: Update = {"points": points, "checked": False, "warnings": warnings}
     cited = sum(len(p.evidence) for p in points)
@@ -167,13 +167,11 @@ async def ask_questions(state: ReadingState, runtime: Runtime[ReadingContext]) -
     listing = "\n".join(f"{p.id} ({p.kind}): {point_text(p)}" for p in verified)
     messages = QUESTIONER.render(title=state.get("title", ""), max_questions=ctx.max_questions,
                                  points=fence_untrusted(listing, "POINTS"))
-    try:
-        output = await ctx.gateway.structured("questioner", messages,
-                                              questioner_schema([p.id for p in verified]),
-                                              node="questioner")
-    except StructuredOutputError as err:
-        return {"questions": [], "dropped_questions": [],
-                "warnings": [f"questioner: no valid questions from the model ({err.message})"],
+    output, warnings = await structured_or_none(
+        ctx.gateway, "questioner", messages, questioner_schema([p.id for p in verified]),
+        node="questioner", outcome="no questions")
+    if output is None:
+        return {"questions": [], "dropped_questions": [], "warnings": warnings,
                 "history": _history("questioner", started, "no valid questions")}
     kept, dropped = _screen_questions(output, {p.id for p in verified},
                                       {p.id for p in state.get("points", [])}, ctx.max_questions)

@@ -11,7 +11,6 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from papermind import reports
 from papermind.domain.reading import ReadingPoint, ReadingReport
 
-DEMO_LABEL = "demo quality: bundled local model"
 SECTIONS = (("method", "Method principle"), ("derivation", "Math derivation, step by step"),
             ("experiment", "Experiment design"), ("result", "Results and what they support"))
 _env = reports.install(Environment(
@@ -61,7 +60,7 @@ def to_markdown(report: ReadingReport) -> str:
     v = report.verification
     out = [f"# Deep reading: {report.title or report.paper_id}", ""]
     if report.demo_quality:
-        out += [f"> **{DEMO_LABEL}**: answers come from a small offline model; configure an "
+        out += [f"> **{reports.DEMO_LABEL}**: answers come from a small offline model; configure an "
                 "endpoint for real quality.", ""]
     out += [f"- Paper: `{report.paper_id}`", f"- Overall credibility: **{report.credibility.upper()}**",
             f"- Citations: {v.total}; found {v.found}; verified (found and supported) "
@@ -142,6 +141,6 @@ def _history_md(report: ReadingReport) -> list[str]:
 def to_html(report: ReadingReport) -> str:
     """A self-contained page; every citation is a ``.cite`` element with data-* anchors."""
     template = _env.get_template("reading_report.html.j2")
-    return template.render(r=report, sections=SECTIONS, demo_label=DEMO_LABEL,
+    return template.render(r=report, sections=SECTIONS, demo_label=reports.DEMO_LABEL,
                            point_status=point_status)
 

@@ -11,7 +11,9 @@ from langgraph.types import interrupt
 
 from papermind.domain import LineRef, Paper
 from papermind.domain.review import ReviewMessage, RevisionItem, Target
+from papermind.errors import StructuredOutputError
 from papermind.llm import fence_untrusted
+from papermind.workflows.model_output import invalid_output_warning, structured_or_none
 from papermind.workflows.ports import Grounder
 from papermind.workflows.review import arbitration as arb
 from papermind.workflows.review.briefs import claims_brief, disagreements_brief, panel_brief
@@ -76,8 +78,10 @@ async def plan_review(state: ReviewState, runtime: Runtime[ReviewContext]) -> Up
                                       reviewers=", ".join(reviewers))
     # The grounder indexes the paper on first use: do it while the editor's model works.
     warm = asyncio.to_thread(runtime.context.grounder.resolve_reference, paper, paper.title)
-    draft, _ = await asyncio.gather(
-        runtime.context.gateway.structured("editor", prompt, EditorDraft, node="editor"), warm)
+    (reply, warnings), _ = await asyncio.gather(structured_or_none(
+        runtime.context.gateway, "editor", prompt, EditorDraft, node="editor",
+        outcome="the reviewers got their default tasks"), warm)
+    draft = reply or EditorDraft(summary="")
     tasks = {"contribution_reviewer": draft.contribution_task,
              "methodology_reviewer": draft.methodology_task,
              "experiment_reviewer": draft.experiment_task}
@@ -88,7 +92,7 @@ async def plan_review(state: ReviewState, runtime: Runtime[ReviewContext]) -> Up
                                kind="task", confidence=1.0,
                                content=_text(tasks[role], _DEFAULT_TASKS[role]))
                  for n, role in enumerate(reviewers, 1)]
-    return {"round": 1, "messages": deliver(messages),
+    return {"round": 1, "messages": deliver(messages), "warnings": warnings,
             "history": _stamp("editor", started, f"tasks for {', '.join(reviewers)}")}
 
 
@@ -118,7 +122,10 @@ async def _review(state: ReviewState, runtime: Runtime[ReviewContext], role: str
     text = ctx.grounder.numbered_text(paper, view.lines)  # original line ids
     prompt = PROMPTS[role].render(task=task, paper=fence_untrusted(text),
                                   max_comments=ctx.max_comments)
-    draft = await ctx.gateway.structured(role, prompt, ReviewerDraft, node=role)
+    draft, warnings = await structured_or_none(ctx.gateway, role, prompt, ReviewerDraft,
+                                               node=role, outcome="no score and no comments")
+    if draft is None:
+        return {"warnings": warnings, "history": _stamp(role, started, "no valid review")}
     messages = [ReviewMessage(id=message_id(1, role, 0), sender=role, receiver="meta",
                               kind="summary", score=draft.score, confidence=draft.confidence,
                               content=_text(draft.summary, "(no summary given)"))]
@@ -153,7 +160,11 @@ async def challenge_claims(state: ReviewState, runtime: Runtime[ReviewContext]) 
         claims, lambda c: ctx.grounder.numbered_text(state["paper"], shown[c.id])
         if shown[c.id] else "")
     prompt = PROMPTS["devil"].render(claims=fence_untrusted(text, "CLAIMS"))
-    draft = await ctx.gateway.structured("devil", prompt, DevilDraft, node="devil_advocate")
+    draft, warnings = await structured_or_none(ctx.gateway, "devil", prompt, DevilDraft,
+                                               node="devil_advocate", outcome="no attacks")
+    if draft is None:
+        return {"warnings": warnings, "history": _stamp("devil_advocate", started,
+                                                        f"round {round_}: no valid attacks")}
     by_id = {c.id: c for c in claims}
     messages: list[ReviewMessage] = []
     for n, attack in enumerate((a for a in draft.attacks if a.content.strip()), 1):
@@ -212,8 +223,14 @@ async def arbitrate(state: ReviewState, runtime: Runtime[ReviewContext]) -> Upda
     panel, aliases = panel_brief(state, state.get("checks", {}))
     prompt = PROMPTS["meta"].render(panel=fence_untrusted(panel, "PANEL"),
                                     disagreements=disagreements_brief(disagreements, aliases))
-    draft, _ = await ask(ctx.gateway, "meta", prompt, MetaDraft, node="meta_reviewer",
-                         check=lambda d: arb.score_change_errors(d, scores), strict=False)
+    try:
+        draft, _ = await ask(ctx.gateway, "meta", prompt, MetaDraft, node="meta_reviewer",
+                             check=lambda d: arb.score_change_errors(d, scores), strict=False)
+    except StructuredOutputError as err:
+        warning = invalid_output_warning("meta_reviewer", "meta", err,
+                                         "no arbitration and no recommendation")
+        return {"disagreements": disagreements, "warnings": [warning],
+                "history": _stamp("meta_reviewer", started, f"round {round_}: no valid decision")}
     changes = arb.settle_changes(draft, scores, round_)
     arbitrations = arb.settle_disagreements(disagreements, draft.arbitrations, round_)
     after = arb.current_scores({**state, "score_changes": [*state.get("score_changes", []),

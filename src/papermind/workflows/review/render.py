@@ -70,7 +70,7 @@ def to_markdown(report: ReviewReport) -> str:
     """Markdown report; each evidence item linked as 'p. X, l. Y-Z' with its status."""
     out = [f"# Pre-review: {report.title}", "", f"> {report.disclaimer}"]
     if report.demo_quality:
-        out.append("> **demo quality: bundled local model** — configure a real endpoint for useful reviews.")
+        out.append(f"> **{reports.DEMO_LABEL}** — configure a real endpoint for useful reviews.")
     if report.findings:
         out += ["", "## Hidden-text findings from ingestion", ""]
         out += [f"- p. {f.page}: {f.kind}: “{f.text}” ({f.reason})" for f in report.findings]
@@ -79,6 +79,7 @@ def to_markdown(report: ReviewReport) -> str:
             f"**{rec}** (confidence {report.recommendation_confidence:.2f}) after "
             f"{report.rounds} adversarial round(s). Panel: {', '.join(report.panel)}."]
     out += [f"- **flag** {_flag(f)}" for f in report.flags]
+    out += [f"- **warning** {w}" for w in report.warnings]
     if report.editor_summary:
         out += ["", f"Editor: {report.editor_summary}"]
     out += ["", "## Scores", "", "| reviewer | aspect | original (frozen) | final | change |",
@@ -171,4 +172,4 @@ def to_html(report: ReviewReport) -> str:
     """Self-contained HTML; every evidence item is the one renderer's ``span.cite``."""
     return _env().get_template("report.html.j2").render(
         r=report, labels=_LABELS, ev=lambda item: evidence_of(report, item),
-        comment_status=comment_status)
+        comment_status=comment_status, demo_label=reports.DEMO_LABEL)

@@ -58,7 +58,7 @@ def build_report(state: Mapping[str, Any], *, models: dict[str, str] | None = No
         unverified=_unverified(messages, checks), flags=flags,
         metrics=compute_metrics(messages, checks, plan), verification=_verification(comments),
         usage=usage or {}, history=list(review.get("history", [])),
-        signoff=review.get("signoff"))
+        warnings=list(review.get("warnings", [])), signoff=review.get("signoff"))
 
 
 def _comment(message: ReviewMessage, check: MessageCheck | None) -> ReportComment:

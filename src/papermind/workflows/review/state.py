@@ -43,6 +43,8 @@ class ReviewState(TypedDict, total=False):
     score_changes: Annotated[list[ScoreChange], operator.add]
     decisions: Annotated[list[MetaDecision], operator.add]
     history: Annotated[list[dict[str, Any]], operator.add]
+    warnings: Annotated[list[str], operator.add]
+    """steps that degraded because a model gave no valid output (workflows/model_output.py)"""
     signoff: dict[str, Any]
 
 

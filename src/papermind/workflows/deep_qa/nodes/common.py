@@ -13,10 +13,10 @@ from pydantic import BaseModel
 
 from papermind.domain.answer import EvidenceItem, PlanTask, Step, TaskOutcome
 from papermind.domain.paper import Paper
-from papermind.errors import StructuredOutputError
 from papermind.llm import PromptTemplate, fence_untrusted
 from papermind.workflows.deep_qa.context import QAContext
 from papermind.workflows.deep_qa.state import QAState
+from papermind.workflows.model_output import structured_or_none
 
 T = TypeVar("T", bound=BaseModel)
 PROMPTS = Path(__file__).resolve().parent.parent / "prompts"
@@ -39,12 +39,9 @@ def step(node: str, summary: str, task_id: str | None = None) -> Step:
 
 async def ask(runtime: Runtime[QAContext], role: str, messages: list[BaseMessage],
               schema: type[T], node: str) -> tuple[T | None, list[str]]:
-    """The model's structured reply, or None and a note when it never gave valid output."""
-    try:
-        return await runtime.context.gateway.structured(role, messages, schema, node=node), []
-    except StructuredOutputError as err:
-        return None, [f"{node}: the {role} model gave no valid output ({err.attempts} attempts); "
-                      "used the deterministic fallback"]
+    """The model's structured reply, or None and the policy's warning (model_output.py)."""
+    return await structured_or_none(runtime.context.gateway, role, messages, schema, node=node,
+                                    outcome="used the deterministic fallback")
 
 
 def tokens_used(runtime: Runtime[QAContext]) -> int:
