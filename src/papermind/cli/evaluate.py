@@ -19,8 +19,7 @@ from papermind.cli.context import container, state, wants_json
 from papermind.cli.options import JsonFlag
 
 if TYPE_CHECKING:  # the workflow stack loads when a command runs, not for --help
-    from papermind.library.eval_runs import EvalItem
-    from papermind.services.eval_jobs import EvalRequest
+    from papermind.services.eval_jobs import EvalItem, EvalRequest
 
 REGRESSION_EXIT = 8
 eval_app = typer.Typer(help="Evaluate review, QA and reading against gold data; compare runs.",
@@ -168,7 +167,8 @@ def _print(summary: dict[str, object], run_id: str) -> None:
         for kind, value in flaws["by_kind"].items():
             typer.echo(f"    {kind:22s} code {number(value['code'])} panel "
                        f"{number(value['panel'])} (of {value['planted']})")
-    for ref in summary.get("published", []) if isinstance(summary.get("published"), list) else []:
+    published = summary.get("published")
+    for ref in published if isinstance(published, list) else []:
         typer.echo(f"  theirs: {ref['metric']} {ref['value']} - {ref['who']} [{ref['source']}]")
 
 

@@ -22,6 +22,7 @@ from papermind.llm import Gateway
 from papermind.services.container import Container
 from papermind.services.eval_qa import regressions
 from papermind.services.evaluation import Estimate, Evaluation, estimate, run_evaluation
+from papermind.services.review import Reviewers
 
 KINDS = ("review", "qa", "reading")
 SAME_OPTIONS = ("dataset", "deep", "reviewers", "flaws", "data", "questions")
@@ -69,7 +70,7 @@ def build(container: Container, gateway: Gateway, request: EvalRequest) -> Evalu
         from papermind.services.eval_review import ReviewEvaluation
 
         bench = data / "iclr_bench" if (data / "iclr_bench").is_dir() else data
-        panel = "full" if request.reviewers == "full" else "minimal"
+        panel: Reviewers = "full" if request.reviewers == "full" else "minimal"
         return ReviewEvaluation(container, gateway, bench, reviewers=panel, flaws=request.flaws)
     if request.kind == "qa":
         from papermind.services.eval_qa import QAEvaluation

@@ -70,7 +70,7 @@ class QAEvaluation:
     """Questions of one dataset, each asked of its own document."""
 
     kind = "qa"
-    roles = ("planner", "distiller", "answerer", "checker")
+    roles: tuple[str, ...] = ("planner", "distiller", "answerer", "checker")
 
     def __init__(self, container: Container, gateway: Gateway, dataset: str, data: Path, *,
                  deep: bool = False, questions: Path | None = None) -> None:
@@ -106,11 +106,11 @@ class QAEvaluation:
         data = QAItem(**item.data)
         paper_id = self._paper_id(data.doc)
         if self._parts is None:
-            self._parts = qa_parts(self.container)
-            self._parts.gateway = self.gateway
-        report = await answer_question(self._parts, data.question, deep=self.deep,
-                                       paper_ids=[paper_id], job_id=job_id,
-                                       db_path=self.container.settings.checkpoint_path)
+            self._parts = qa_parts(self.container, self.gateway)
+        async with self.container.checkpointer() as saver:
+            report = await answer_question(self._parts, data.question, deep=self.deep,
+                                           paper_ids=[paper_id], job_id=job_id,
+                                           checkpointer=saver)
         result = {"id": data.id, "doc": data.doc, "answer": report.text,
                   "status": report.status, "label": data.label,
                   "answerable": data.answerable,

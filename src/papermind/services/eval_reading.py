@@ -37,7 +37,7 @@ def paper_items(source: Path) -> list[Item]:
 
 class ReadingEvaluation:
     kind = "reading"
-    roles = ("reader", "checker", "questioner")
+    roles: tuple[str, ...] = ("reader", "checker", "questioner")
 
     def __init__(self, container: Container, gateway: Gateway, source: Path) -> None:
         self.container, self.gateway, self.source = container, gateway, source

@@ -61,7 +61,7 @@ class ReviewEvaluation:
     """The review panel over a bench of papers with human outcomes."""
 
     kind = "review"
-    roles = ROLES
+    roles: tuple[str, ...] = ROLES
 
     def __init__(self, container: Container, gateway: Gateway, bench: Path, *,
                  reviewers: Reviewers = "minimal", flaws: bool = False) -> None:
