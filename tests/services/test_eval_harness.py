@@ -3,10 +3,19 @@ settings and items, reports written, budgets, resume, comparisons and regression
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import math
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,6 +27,9 @@ from papermind.services.container import Container
 from papermind.services.eval_jobs import EvalRequest, compare, evaluate, plan
 from papermind.services.eval_qa import regressions
 from tests.support.eval_data import write_questions, write_shared_data
+
+
+FIRST = "How many tweets does OLID contain?"
 
 
 @pytest.fixture
@@ -134,3 +146,59 @@ def test_bad_requests_are_input_errors(home: Path, data: Path) -> None:
         with pytest.raises(InputError, match="ratings_dev.tsv"):
             plan(box, EvalRequest("review", data=data / "pubmedqa"))
     assert json.loads((data / "pubmedqa" / "pqal_dev.json").read_text())["111"]
+
+
+def test_a_run_resumes_after_sigkill(home: Path, data: Path, tmp_path: Path) -> None:
+    """A real `papermind eval qa` process is killed after its first stored item; resuming
+    finishes the run with every item once and the first one not asked again."""
+    questions = tmp_path / "q.jsonl"
+    write_questions(questions)
+    with questions.open("a") as handle:
+        for k in range(3):
+            handle.write(json.dumps({"id": f"olid-{k}", "question": f"Which model is best ({k})?",
+                                     "facts": ["CNN"], "sources": ["qasper_00"]}) + "\n")
+    with MockOpenAIServer(latency_s=0.6) as slow:
+        env = {**os.environ, "PAPERMIND_HOME": str(home),
+               "PAPERMIND_LLM__ENDPOINTS__DEFAULT__BASE_URL": slow.base_url,
+               "PAPERMIND_LLM__ENDPOINTS__DEFAULT__MODEL": "mock-model",
+               "PAPERMIND_LLM__ENDPOINTS__DEFAULT__API_KEY": "k",
+               "PAPERMIND_SEARCH__EMBEDDER": "hashing",
+               "PYTHONPATH": os.pathsep.join(sys.path)}
+        process = subprocess.Popen(
+            [sys.executable, "-c", "from papermind.cli.app import main; main()", "eval", "qa",
+             "--data", str(data), "--dataset", "regression", "--questions", str(questions)],
+            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            run_id = _wait_for_items(home / "library.sqlite3", process)
+            os.kill(process.pid, signal.SIGKILL)
+        finally:
+            process.wait(timeout=60)
+        with _container(home, slow.base_url) as box:
+            before = EvalRunStore(box.db).items(run_id)
+            asked = [r for r in slow.requests if FIRST in json.dumps(r)]
+            outcome = await_run(evaluate(box, EvalRequest("qa"), resume=run_id))
+    ids = [i.item_id for i in outcome.items]
+    assert 1 <= len(before) < 5 and outcome.run.status == "finished" and asked
+    assert ids == ["olid-size", "ebook-vocab", "olid-0", "olid-1", "olid-2"]  # each once
+    assert outcome.ran == 5 - len(before)
+    assert asked == [r for r in slow.requests if FIRST in json.dumps(r)]  # not asked again
+
+
+def _wait_for_items(db: Path, process: subprocess.Popen[bytes], timeout: float = 600) -> str:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert process.poll() is None, "the eval process ended before it could be killed"
+        if db.exists():
+            with contextlib.closing(sqlite3.connect(db, timeout=5)) as conn:
+                try:
+                    row = conn.execute("SELECT run_id FROM eval_items LIMIT 1").fetchone()
+                except sqlite3.OperationalError:
+                    row = None
+            if row:
+                return str(row[0])
+        time.sleep(0.2)
+    raise AssertionError("no item was stored in time")
+
+
+def await_run(coroutine: Any) -> Any:
+    return asyncio.run(coroutine)
