@@ -28,7 +28,6 @@ from papermind.services.eval_jobs import EvalRequest, compare, evaluate, plan
 from papermind.services.eval_qa import regressions
 from tests.support.eval_data import write_questions, write_shared_data
 
-
 FIRST = "How many tweets does OLID contain?"
 
 
