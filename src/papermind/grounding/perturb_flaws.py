@@ -143,10 +143,16 @@ def _free(used: set[tuple[int, int]], page: int, line: int) -> bool:
 
 def _number_vs_table(doc: _Doc, paper: Paper, rng: random.Random,
                      used: set[tuple[int, int]]) -> Site | None:
+    """A decimal number of a prose sentence that a short table cell holds, changed in its last
+    digit to a value no cell of the paper's tables holds (so it truly disagrees)."""
+    held = {v.value for t in paper.tables for c in table_view(t).cells for v in c.values}
     sites = []
-    for paragraph, offset, _sentence, checks in paper_checks(paper):
+    for paragraph, offset, sentence, checks in paper_checks(paper):
+        if len(sentence.split()) < 8:
+            continue
         for check in checks:
-            if check.verdict != "agrees":
+            if check.verdict != "agrees" or "." not in check.stated or check.cell is None \
+                    or len(check.cell.text) > 24:
                 continue
             at = offset + check.start
             seg = next((s for s in paragraph.segments if s.start <= at < s.end), None)
@@ -157,7 +163,7 @@ def _number_vs_table(doc: _Doc, paper: Paper, rng: random.Random,
         if original.count(stated) != 1 or not _free(used, page, line):
             continue
         changed = _last_digit_changed(stated, rng)
-        if changed:
+        if changed and float(changed.rstrip("%").replace(",", "")) not in held:
             doc.edit(page, line, original.replace(stated, changed))
             used.add((page, line))
             return original, f"{stated} -> {changed}"
