@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 from tests.api.crash_harness import ServerProcess  # noqa: E402
 from tests.api.hostile_files import bomb_pdf  # noqa: E402
 from tests.api.page_burst import run_bursts  # noqa: E402
-from tests.conftest import SHARED_DATA  # noqa: E402
+from tests.support.shared_data import SHARED_DATA  # noqa: E402
 
 
 def cli_bomb(bomb: Path, home: Path) -> dict[str, Any]:

@@ -10,9 +10,10 @@ import sys
 import time
 from pathlib import Path
 
+import ingest_gold as q
+
 from papermind.errors import IngestError
 from papermind.ingest import parse_file
-from papermind.ingest import quality as q
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(os.environ.get("PAPERMIND_SHARED_DATA") or ROOT.parent / "shared" / "data")

@@ -16,12 +16,12 @@ import sys
 import time
 from pathlib import Path
 
+from latex_truth import BibItem, bib_items, cite_keys, invented_citations
 from rapidfuzz import fuzz
 
 from papermind.domain import Paper, Reference
 from papermind.grounding import ReferenceResolver
 from papermind.grounding.bibliography import plain
-from papermind.grounding.latex_truth import BibItem, bib_items, cite_keys, invented_citations
 from papermind.ingest import parse_file
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -31,9 +31,10 @@ from papermind.llm.testing import MockOpenAIServer  # noqa: E402
 from papermind.services.checkpoints import memory_checkpointer  # noqa: E402
 from papermind.services.runner import run_graph  # noqa: E402
 from papermind.workflows.review import FULL_PANEL, ReviewContext, build_graph  # noqa: E402
+from papermind.workflows.review.panel import REVIEWER_ROLES  # noqa: E402
 
 PAPER = ROOT.parent / "shared" / "data" / "iclr_bench" / "papers" / "04pGUg0-pdZ.txt"
-REVIEWERS = ("contribution_reviewer", "methodology_reviewer", "experiment_reviewer")
+REVIEWERS = REVIEWER_ROLES
 
 
 def load_paper() -> tuple[Paper, str]:
@@ -61,7 +62,7 @@ async def one_run(base_url: str, paper: Paper, n: int) -> tuple[float, float]:
     for record in gateway.usage.records:
         latency[record.node or "-"] = latency.get(record.node or "-", 0.0) + record.latency_s
     critical = (latency["editor"] + max(latency[r] for r in REVIEWERS)
-                + latency["devil_advocate"] + latency["meta_reviewer"])
+                + latency["devil"] + latency["meta"])
     return wall, critical
 
 

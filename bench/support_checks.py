@@ -6,7 +6,7 @@ Every PDF of ../shared/data/pdfs/{science_parse,ai_scientist_fewshot,generated_w
 parsed; ``grounding.perturb_support`` builds claims from prose lines of its body, each citing
 its own line: the line unchanged, one number changed, a foreign dataset name in place of a
 name or added, the negation flipped, a comparison word swapped for its opposite. Each claim
-goes through ``services.grounding.verify`` (code checks only, no model). Targets (issue 12):
+goes through ``services.verification.verify`` (code checks only, no model). Targets (issue 12):
 >= 99% not ``supported`` for numbers and names, >= 90% for negation and direction, and the
 unchanged line >= 99% not ``contradicted``. Code alone never says ``supported``, so "not
 supported" holds by construction; the column that measures the checks is "lowered by code"
@@ -28,7 +28,7 @@ from shared_papers import parsed_pdfs, pdfs_dir  # noqa: E402
 
 from papermind.grounding import GroundingEngine  # noqa: E402
 from papermind.grounding.perturb_support import KINDS, SupportCase, support_cases  # noqa: E402
-from papermind.services.grounding import verify  # noqa: E402
+from papermind.services.verification import verify  # noqa: E402
 
 FOLDERS = ("science_parse", "ai_scientist_fewshot", "generated_with_latex")
 OUT = ROOT / "bench" / "results" / "support_checks.md"

@@ -12,8 +12,9 @@ import sys
 import time
 from pathlib import Path
 
+from tex_tables import cell_matches, tex_tables
+
 from papermind.ingest import parse_file
-from papermind.ingest.tex_tables import cell_matches, tex_tables
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(os.environ.get("PAPERMIND_SHARED_DATA") or ROOT.parent / "shared" / "data")

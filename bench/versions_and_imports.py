@@ -25,9 +25,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 
-from tests.interchange.conftest import PDF_NAMES  # noqa: E402
 from tests.interchange.test_zotero_import import COLLECTIONS, zotero_items  # noqa: E402
 from tests.interchange.zotero_factory import build_zotero  # noqa: E402
+from tests.support.shared_data import PDF_NAMES  # noqa: E402
 
 from papermind.config import Settings  # noqa: E402
 from papermind.services.container import Container  # noqa: E402

@@ -10,11 +10,7 @@ from pathlib import Path
 
 import pytest
 
-SHARED_DATA = (Path(os.environ["PAPERMIND_SHARED_DATA"]) if os.environ.get("PAPERMIND_SHARED_DATA")
-               else next((folder / "shared" / "data" for folder in Path(__file__).resolve().parents
-                          if (folder / "shared" / "data").is_dir()),
-                         Path(__file__).resolve().parents[2] / "shared" / "data"))
-"""$PAPERMIND_SHARED_DATA, else ../shared/data of the repository or of a worktree's parents."""
+from tests.support.shared_data import SHARED_DATA
 
 _real_connect = socket.socket.connect
 _real_connect_ex = socket.socket.connect_ex

@@ -1,8 +1,8 @@
 """Settings: one nested tree, read only by services and the entry points.
 
 Environment variables use the ``PAPERMIND_`` prefix and ``__`` for nesting, e.g.
-``PAPERMIND_LLM__DEFAULT__BASE_URL``. Named presets (``offline``, ``fast``, ``quality``,
-``test``) fill in defaults; explicit values win.
+``PAPERMIND_LLM__ENDPOINTS__DEFAULT__BASE_URL``. The defaults are the offline setup (the
+bundled local model and embedder); nothing here reaches the network unless configured.
 """
 
 from __future__ import annotations
@@ -12,8 +12,6 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
-
-Preset = Literal["offline", "fast", "quality", "test"]
 
 
 class IngestSettings(BaseModel):
@@ -92,7 +90,7 @@ class RoleSettings(BaseModel):
         default=None, description="key into llm.endpoints; None = parent role's, else 'default'")
     model: str | None = Field(default=None, description="None = the endpoint's model")
     temperature: float | None = Field(
-        default=None, description="None = llm.role_temperatures, else llm.default_temperature")
+        default=None, description="None = llm.role_temperatures, else the role's seed")
     max_tokens: int | None = Field(default=None, description="None = llm.default_max_tokens")
 
 
@@ -107,15 +105,12 @@ class LLMSettings(BaseModel):
     job_token_budget: int | None = Field(default=None, description="max tokens per job")
     prices: dict[str, tuple[float, float]] = Field(
         default_factory=dict, description="model -> (USD per 1M input, per 1M output tokens)")
-    default_temperature: float = Field(default=0.2, description="temperature of unlisted roles")
+    default_temperature: float = Field(default=0.2, description="temperature of unknown roles")
     default_max_tokens: int = Field(default=2048, description="max output tokens per call")
     role_temperatures: dict[str, float] = Field(
-        default_factory=lambda: {
-            "reader": 0.2, "checker": 0.0, "questioner": 0.7, "editor": 0.3, "reviewer": 0.4,
-            "contribution_reviewer": 0.4, "methodology_reviewer": 0.3,
-            "experiment_reviewer": 0.2, "devil": 0.8, "meta": 0.3, "planner": 0.3,
-            "answerer": 0.2, "reranker": 0.0, "distiller": 0.2},
-        description="seed temperature per role (a role's own temperature setting wins)")
+        default_factory=dict,
+        description="temperature per role, over the seed temperatures of the role catalogue "
+                    "(a role's own temperature setting wins; a parent's applies to its children)")
     local_threads: int | None = Field(default=None, description="CPU threads of the bundled model")
 
 
@@ -167,7 +162,6 @@ class Settings(BaseSettings):
                                       extra="ignore")
 
     home: Path = Field(default=Path("~/.papermind"), description="library folder")
-    preset: Preset = Field(default="offline", description="named defaults")
     ingest: IngestSettings = Field(default_factory=IngestSettings)
     search: SearchSettings = Field(default_factory=SearchSettings)
     llm: LLMSettings = Field(default_factory=LLMSettings)

@@ -29,10 +29,10 @@ from papermind.llm.testing.mock_server import requested_schema
 from tests.api.server import free_port
 from tests.workflows.review.paper_text import write_paper
 
-SCHEMA_NODES = {"EditorDraft": "editor", "DevilDraft": "devil_advocate",
-                "SupportJudgement": "support_judge", "MetaDraft": "meta_reviewer"}
+SCHEMA_NODES = {"EditorDraft": "editor", "DevilDraft": "devil",
+                "SupportJudgement": "support_judge", "MetaDraft": "meta"}
 REVIEWER_NODES = {"contribution": "contribution_reviewer", "method": "methodology_reviewer",
-                  "experiments": "experiment_reviewer"}
+                  "experiments": "experiment_reviewer", "whether": "reproducibility_reviewer"}
 VOLATILE = {"usage"}
 """Report keys that legitimately differ after a resume: usage also counts the calls that
 were in flight at the kill and were made again (or answered from the cache)."""

@@ -18,7 +18,7 @@ import httpx
 
 from tests.api.crash_harness import ServerProcess
 from tests.api.hostile_files import pages_pdf
-from tests.conftest import SHARED_DATA
+from tests.support.shared_data import SHARED_DATA
 
 PAGES = 8
 

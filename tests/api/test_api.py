@@ -19,7 +19,7 @@ from papermind.errors import ConfigError
 from papermind.llm.testing import fake_gateway
 from papermind.services.jobs import JobOutcome
 from tests.api.server import serve, wait_for
-from tests.workflows.deep_reading.conftest import (
+from tests.support.reading_script import (
     PAPER_MD,
     checker_answer,
     questions_answer,

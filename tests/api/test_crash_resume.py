@@ -31,13 +31,13 @@ def reference(mock: MockOpenAIServer, tmp_path_factory: pytest.TempPathFactory) 
 
 def test_reference_run_calls_each_node_once(reference: RunOutcome) -> None:
     assert reference.job["status"] == "completed"
-    assert sorted(reference.calls_per_node().values()) == [1] * 7  # 6 roles + support judge
+    assert sorted(reference.calls_per_node().values()) == [1] * 8  # 7 roles + support judge
     assert reference.report["kind"] == "review" and reference.report["comments"]
 
 
 def test_killed_mid_review_resumes_to_the_same_report(
         mock: MockOpenAIServer, reference: RunOutcome, tmp_path: Path) -> None:
-    # killed while the three reviewers are in flight (the editor has finished)
+    # killed while the reviewers are in flight (the editor has finished)
     crashed = crash_run(tmp_path, mock, after_nodes=1, delay_s=LATENCY_S / 2)
     assert check(reference, crashed) == []
     assert crashed.completed_before_kill[0] == "editor"

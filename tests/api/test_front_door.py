@@ -16,7 +16,7 @@ import pytest
 from papermind.api.app import create_app
 from papermind.config import ApiSettings, load_settings
 from tests.api.server import serve
-from tests.workflows.deep_reading.conftest import PAPER_MD
+from tests.support.reading_script import PAPER_MD
 
 
 def _settings(home: Path, **api: Any) -> Any:

@@ -22,7 +22,7 @@ def test_parallel_page_images_during_an_upload_all_succeed(tmp_path: Path) -> No
 
 
 def test_a_rendered_page_is_cached_on_disk(home: Path) -> None:
-    with serve(create_app(load_settings(home))) as base, httpx.Client(base_url=base) as client:
+    with serve(create_app(load_settings(home))) as base, httpx.Client(base_url=base, timeout=60) as client:
         paper_id = client.post("/api/papers", files={"file": ("p.pdf", _pdf("Cached", 2))}
                                ).json()["id"]
         first = client.get(f"/api/papers/{paper_id}/pages/2.png")

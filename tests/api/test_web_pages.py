@@ -11,7 +11,7 @@ from papermind.config import load_settings
 from papermind.llm.testing import fake_gateway
 from papermind.reports import lines_on_page, span_of
 from tests.api.server import serve, wait_for
-from tests.workflows.deep_reading.conftest import (
+from tests.support.reading_script import (
     PAPER_MD,
     checker_answer,
     questions_answer,

@@ -10,7 +10,7 @@ from rich.console import Console
 
 from papermind.cli.add_progress import add_progress, embed_line, file_line
 from papermind.services.library import AddEvent, AddResult
-from tests.cli.conftest import CliRunner
+from tests.support.cli import CliRunner
 
 
 def papers(folder: Path, n: int) -> Path:

@@ -11,7 +11,7 @@ import pytest
 
 from papermind.llm.testing import FakeGateway, fake_gateway
 from papermind.services import qa
-from tests.cli.conftest import CliRunner
+from tests.support.cli import CliRunner
 from tests.workflows.deep_qa.fakes import judge, or_judge
 
 PAPERS = {

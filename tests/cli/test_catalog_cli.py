@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from papermind.interchange.bibtex import parse_fields
-from tests.cli.conftest import CliRunner
 from tests.cli.pdf_factory import paper_pdf
 from tests.cli.test_ask import PAPERS, cite_first_with, judge, use
+from tests.support.cli import CliRunner
 
 
 @pytest.fixture

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.cli.conftest import CliRunner, library_state
 from tests.cli.pdf_factory import paper_pdf
+from tests.support.cli import CliRunner, library_state
 
 JSON_KEYS = {"found", "verified", "status", "support", "score", "method", "text", "anchor",
              "quote", "lines", "reasons", "notes"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from papermind.llm.testing import MockOpenAIServer
-from tests.cli.conftest import CliRunner
+from tests.support.cli import CliRunner
 
 
 def test_roles_and_a_reachable_endpoint(cli: CliRunner, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -20,6 +20,7 @@ def test_roles_and_a_reachable_endpoint(cli: CliRunner, monkeypatch: pytest.Monk
     roles = {r["role"]: r for r in payload["roles"]}
     assert roles["devil"]["temperature"] == 0.95 and roles["devil"]["model"] == "qwen-7b"
     assert roles["experiment_reviewer"]["temperature"] == 0.2
+    assert roles["reproducibility_reviewer"]["temperature"] == 0.2  # the panel table
     assert payload["demo_quality"] is False
     [status] = payload["endpoints"]
     assert status["ok"] and "model served" in status["detail"]

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli import pdf_factory as make
-from tests.cli.conftest import CliRunner, library_state
+from tests.support.cli import CliRunner, library_state
 
 BAD_FILES: dict[str, tuple[Callable[[Path], Path], str]] = {
     "junk.pdf": (make.junk_pdf, r"neither a PDF|not a PDF|binary"),

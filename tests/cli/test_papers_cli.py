@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.conftest import CliRunner, library_state
 from tests.cli.pdf_factory import paper_pdf
+from tests.support.cli import CliRunner, library_state
 
 PAPER_KEYS = {"title", "authors", "abstract", "pages", "sections", "references", "citations",
               "equations", "captions", "findings"}

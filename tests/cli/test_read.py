@@ -9,8 +9,8 @@ import pytest
 
 from papermind.llm.testing import FakeGateway, fake_gateway
 from papermind.services import reading
-from tests.cli.conftest import CliRunner, library_state
 from tests.cli.evidence_check import assert_evidence_anchored
+from tests.support.cli import CliRunner, library_state
 from tests.workflows.deep_reading.echo_model import echo_checker, echo_questioner, echo_reader
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "example_paper.pdf"

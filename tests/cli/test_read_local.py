@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from papermind.llm.local import installed_model
-from tests.cli.conftest import CliRunner
 from tests.cli.evidence_check import assert_evidence_anchored
+from tests.support.cli import CliRunner
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "example_paper.pdf"
 

@@ -14,7 +14,7 @@ import typer.main
 from papermind import errors
 from papermind.cli.app import app
 from papermind.cli.errors import EXIT_CODES
-from tests.cli.conftest import CliRunner
+from tests.support.cli import CliRunner
 
 REPO = Path(__file__).resolve().parents[2]
 README = (REPO / "README.md").read_text(encoding="utf-8")

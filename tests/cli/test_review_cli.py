@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from papermind.llm.testing import MockOpenAIServer
-from tests.cli.conftest import CliRunner
+from tests.support.cli import CliRunner
 from tests.workflows.review.panel_mock import panel_responder
 from tests.workflows.review.paper_text import write_paper
 
@@ -36,7 +36,7 @@ def test_review_json_and_out(cli: CliRunner, tmp_path: Path, endpoint: MockOpenA
     flagged = [c for c in data["comments"] if c["flags"]]
     assert flagged and all(c["found"] and not c["verified"] for c in flagged)
     assert all(f["kind"] == "unresolved_reference" for c in flagged for f in c["flags"])
-    assert "done editor" in result.err and "done meta_reviewer" in result.err  # live progress
+    assert "done editor" in result.err and "done meta" in result.err  # live progress
     saved = json.loads((tmp_path / "out" / "report.json").read_text())
     assert saved["comments"] == data["comments"]
 

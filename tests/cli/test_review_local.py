@@ -16,7 +16,7 @@ from papermind.config import load_settings
 from papermind.domain.review import ReviewReport
 from papermind.llm.local import installed_model
 from papermind.services.container import Container
-from tests.cli.conftest import CliRunner
+from tests.support.cli import CliRunner
 
 
 def _flat(text: str) -> str:

@@ -1,6 +1,6 @@
 from pathlib import Path
 
-from tests.cli.conftest import CliRunner
+from tests.support.cli import CliRunner
 
 PAPER_A = """Offensive Language in Tweets
 

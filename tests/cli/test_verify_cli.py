@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from papermind.llm.testing import fake_gateway
-from tests.cli.conftest import CliRunner
+from tests.support.cli import CliRunner
 
 TEXT = ("Widget study\n\nWe measured a throughput of 84.7% on WidgetBench, which\n"
         "outperforms the baseline by a wide margin.\n")

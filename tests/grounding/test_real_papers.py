@@ -10,9 +10,10 @@ from collections import Counter
 from functools import cache
 from pathlib import Path
 
+from bench.latex_truth import bib_items, cite_keys, invented_citations
+
 from papermind.domain import Paper
 from papermind.grounding import QuoteLocator, ReferenceResolver, check_claim
-from papermind.grounding.latex_truth import bib_items, cite_keys, invented_citations
 from papermind.grounding.perturb import Body
 from papermind.grounding.perturb_claims import claim_cases
 from papermind.grounding.perturb_edits import build_cases
@@ -93,7 +94,7 @@ def test_code_support_checks_on_perturbed_claims_citing_real_lines(shared_data: 
     """The targets of bench/support_checks.py on a few papers, through `verify`."""
     from papermind.grounding import GroundingEngine
     from papermind.grounding.perturb_support import support_cases
-    from papermind.services.grounding import verify
+    from papermind.services.verification import verify
 
     engine = GroundingEngine()
     lowered: Counter[str] = Counter()

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.api.hostile_files import pages_pdf
-from tests.conftest import SHARED_DATA
+from tests.support.shared_data import SHARED_DATA
 
 REAL = SHARED_DATA / "pdfs" / "science_parse"
 

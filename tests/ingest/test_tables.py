@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from bench.tex_tables import cell_matches, tex_tables
+
 from papermind.domain.paper import Caption, Segment
 from papermind.ingest.layout import FlowLine, LaidOutPage
 from papermind.ingest.tables import find_tables
-from papermind.ingest.tex_tables import cell_matches, tex_tables
 
 
 def _row(n: int, y: float, *cells: tuple[str, float]) -> FlowLine:

@@ -9,10 +9,7 @@ import pytest
 
 from papermind.services.container import Container
 from tests.support.containers import hashing_container
-
-PDF_NAMES = ["P07-1088", "P14-1059", "a7c25298c607d5bf32e3301b6b209431e2a7f830", "agarwal11",
-             "bohnet09", "bunescu-acl07", "ding11", "mono04", "mooney05", "roark13", "smola10",
-             "proto06", "fader11", "c921a74c209e720534939dfa191d639e647dd242", "smith07"]
+from tests.support.shared_data import PDF_NAMES
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from papermind.errors import ProviderError, StructuredOutputError
 from papermind.llm import build_gateway
 from papermind.llm.resilience import EndpointFailed
 from papermind.llm.testing import Fault, MockOpenAIServer
-from tests.llm.conftest import mock_settings
+from tests.support.llm_settings import mock_settings
 
 
 class Verdict(BaseModel):

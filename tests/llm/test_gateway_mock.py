@@ -14,7 +14,7 @@ from papermind.db import Database
 from papermind.errors import ConfigError, ProviderError
 from papermind.llm import build_gateway
 from papermind.llm.testing import Fault, MockOpenAIServer
-from tests.llm.conftest import mock_settings
+from tests.support.llm_settings import mock_settings
 
 
 class Summary(BaseModel):

@@ -6,11 +6,12 @@ import pytest
 
 from papermind.config import EndpointSettings, LLMSettings, RoleSettings
 from papermind.errors import ConfigError
-from papermind.llm.roles import KNOWN_ROLES, resolve_role, role_chain
+from papermind.llm.roles import RoleSpec, known_roles, register_roles, resolve_role, role_chain
+from papermind.workflows.review import panel  # registers the panel's roles
 
 
 def test_nothing_configured_means_the_local_model_for_every_role() -> None:
-    for role in KNOWN_ROLES:
+    for role in known_roles():
         resolved = resolve_role(LLMSettings(), role, "tiny")
         assert (resolved.endpoint_name, resolved.model) == ("local", "tiny")
         assert resolved.endpoint.provider == "local"
@@ -58,3 +59,20 @@ def test_env_configuration(monkeypatch: pytest.MonkeyPatch) -> None:
     settings = Settings().llm
     devil = resolve_role(settings, "devil")
     assert (devil.endpoint_name, devil.model, devil.temperature) == ("default", "qwen", 1.1)
+
+
+def test_the_panel_registers_its_roles_and_conflicts_fail() -> None:
+    assert {a.role for a in panel.ACTORS} <= set(known_roles())
+    assert role_chain("reproducibility_reviewer") == ["reproducibility_reviewer", "reviewer",
+                                                      "default"]
+    register_roles(RoleSpec("devil", "reviewer", 0.8))  # the same row again: harmless
+    with pytest.raises(ValueError, match="already registered"):
+        register_roles(RoleSpec("devil", "reader", 0.1))
+    with pytest.raises(ValueError, match="unknown role"):
+        register_roles(RoleSpec("orphan", "no_such_parent", 0.1))
+
+
+def test_role_temperatures_override_seeds_along_the_chain() -> None:
+    settings = LLMSettings(role_temperatures={"devil": 1.0})
+    assert resolve_role(settings, "devil").temperature == 1.0
+    assert resolve_role(settings, "methodology_reviewer").temperature == 0.3  # its seed stays

@@ -20,7 +20,7 @@ from papermind.config import load_settings
 from papermind.grounding import GroundingEngine
 from papermind.ingest import parse_file
 from tests.api.server import serve
-from tests.cli.conftest import CliRunner, cli  # noqa: F401 - the fixture
+from tests.support.cli import CliRunner, cli  # noqa: F401 - the fixture
 
 PAGE_1 = ["Budgeted Selection of Evidence", "We select passages under a token budget.",
           "Our selector reaches 71.4% recall and"]

@@ -14,7 +14,7 @@ from papermind.llm import build_gateway
 from papermind.llm.testing import fake_gateway
 from papermind.services.container import Container
 from papermind.services.reading import read_paper, reader_window, resolve_paper
-from tests.workflows.deep_reading.conftest import (
+from tests.support.reading_script import (
     PAPER_MD,
     checker_answer,
     questions_answer,

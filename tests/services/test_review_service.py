@@ -40,7 +40,7 @@ async def test_review_writes_reports_and_resumes_without_calls(
         calls = mock.request_count
         again = await review_paper(container, run.report.paper_id, job_id="job-7",
                                    out_dir=tmp_path / "again")
-    assert run.status == "completed" and calls == 7  # six roles and one support-judge call
+    assert run.status == "completed" and calls == 8  # seven roles and one support-judge call
     assert mock.request_count == calls  # finished thread: nothing re-run
     assert again.report.comments == run.report.comments
     data = json.loads((tmp_path / "out" / "report.json").read_text())
@@ -50,7 +50,7 @@ async def test_review_writes_reports_and_resumes_without_calls(
         assert comment["verified"] or comment["message_id"] in unverified_ids
         for evidence in comment["evidence"]:
             assert {"quote", "found", "verified", "anchor", "support"} <= set(evidence)
-    assert data["usage"]["tokens_in"] > 0 and "meta_reviewer" in data["usage"]["by_node"]
+    assert data["usage"]["tokens_in"] > 0 and "meta" in data["usage"]["by_node"]
     assert (tmp_path / "out" / "report.html").read_text().count('class="cite') >= 6
     assert "p. " in (tmp_path / "out" / "report.md").read_text()
 

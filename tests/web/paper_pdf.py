@@ -9,7 +9,7 @@ from pathlib import Path
 from reportlab.lib.pagesizes import LETTER
 from reportlab.pdfgen import canvas
 
-from tests.workflows.deep_reading.conftest import PAPER_MD
+from tests.support.reading_script import PAPER_MD
 
 
 def _lines(markdown: str) -> list[tuple[str, str]]:

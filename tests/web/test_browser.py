@@ -14,8 +14,8 @@ from papermind.api.app import create_app
 from papermind.config import SearchSettings, load_settings
 from papermind.llm.testing import fake_gateway
 from tests.api.server import serve
+from tests.support.reading_script import checker_answer, questions_answer, reader_answer
 from tests.web.paper_pdf import reading_paper_pdf
-from tests.workflows.deep_reading.conftest import checker_answer, questions_answer, reader_answer
 
 PAGE_SCALE = 1.5
 TOLERANCE_PX = 1.5

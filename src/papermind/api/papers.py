@@ -12,8 +12,8 @@ from starlette.concurrency import run_in_threadpool
 from papermind.api.deps import ContainerDep, SettingsDep
 from papermind.api.schemas import PaperDetail, PaperRecordOut, Removed, Uploaded, Verification
 from papermind.errors import IngestError
-from papermind.services.grounding import verify, verify_json
 from papermind.services.uploads import read_limited, safe_name, sniff
+from papermind.services.verification import verify, verify_json
 
 router = APIRouter(prefix="/api/papers", tags=["papers"])
 

@@ -12,7 +12,7 @@ from papermind.cli.context import container, state, wants_json
 from papermind.cli.options import JsonFlag
 
 if TYPE_CHECKING:
-    from papermind.services.grounding import LocateResult
+    from papermind.services.verification import LocateResult
 
 NOT_FOUND_EXIT = 1
 """Special to this command (not in the error table): a quote that is not found is data."""
@@ -28,7 +28,7 @@ def locate(
     as_json: JsonFlag = False,
 ) -> None:
     """Find where a paper says a quote: page, lines, the paper's text and a score."""
-    from papermind.services.grounding import locate_quote
+    from papermind.services.verification import locate_quote
 
     result = locate_quote(container(ctx).library, paper, quote, claim)
     if wants_json(ctx, as_json):

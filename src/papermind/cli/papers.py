@@ -11,7 +11,7 @@ from papermind.cli import paper_views as views
 from papermind.cli.add_progress import add_progress
 from papermind.cli.context import container, state, wants_json
 from papermind.cli.filters import CollectionFilter, TagFilter, selected_papers
-from papermind.cli.options import JsonFlag
+from papermind.cli.options import JsonFlag, PaperId
 from papermind.errors import InputError
 
 if TYPE_CHECKING:  # the library stack loads when a command runs, not for --help
@@ -83,8 +83,7 @@ def list_papers(
 
 def show(
     ctx: typer.Context,
-    paper_id: Annotated[str, typer.Argument(
-        metavar="ID", help="Paper id, or any unique prefix of it.")],
+    paper_id: PaperId,
     as_json: JsonFlag = False,
 ) -> None:
     """Show a stored paper: metadata, sections and findings."""
@@ -101,8 +100,7 @@ def show(
 
 def remove(
     ctx: typer.Context,
-    paper_id: Annotated[str, typer.Argument(
-        metavar="ID", help="Paper id, or any unique prefix of it.")],
+    paper_id: PaperId,
     as_json: JsonFlag = False,
 ) -> None:
     """Remove a paper from the library (its row, stored file and index entries)."""

@@ -24,16 +24,18 @@ def review(
     as_json: ReportJsonFlag = False,
     out: OutDir = None,
     reviewers: Annotated[str, typer.Option(
-        "--reviewers", help="'full': editor, three reviewers, devil's advocate, meta; "
-                            "'minimal': editor, two reviewers and meta (small budgets).")] = "full",
+        "--reviewers", help="'full': the whole panel (editor, every reviewer, devil's "
+                            "advocate, meta-reviewer); 'minimal': editor, two reviewers and "
+                            "meta-reviewer (small budgets).")] = "full",
     signoff: Annotated[bool, typer.Option(
         "--signoff", help="Ask for a human sign-off before the run ends.")] = False,
 ) -> None:
     """Pre-review a paper with a panel of agents; every comment cites page and line, with
     whether code found those lines and whether they support it.
 
-    An editor, contribution, methodology and experiment reviewers who each see only their
-    sections, a devil's advocate and a meta-reviewer. A pre-review aid, never a decision."""
+    An editor, reviewers who each see only their sections (contribution, methodology,
+    experiments, reproducibility...), a devil's advocate and a meta-reviewer. A pre-review
+    aid, never a decision."""
     from papermind.services.report_files import report_data
     from papermind.services.review import review_paper
 
@@ -57,7 +59,7 @@ def review(
 def _sign_off(ctx: typer.Context, run: ReviewRun, panel: Reviewers, out: Path | None) -> ReviewRun:
     cli = state(ctx)
     cli.err.print(f"recommendation: [bold]{run.report.recommendation}[/]; "
-                  f"scores {[(s.reviewer, s.final) for s in run.report.scores]}")
+                  f"scores {[(s.name or s.reviewer, s.final) for s in run.report.scores]}")
     from papermind.services.review import review_paper
 
     approved = typer.confirm("Sign off this pre-review report?", default=True, err=True)
@@ -91,14 +93,14 @@ def _print_summary(console: Console, run: ReviewRun) -> None:
                   f"(confidence {r.recommendation_confidence:.2f}, {r.rounds} round(s))",
                   highlight=False)
     for s in r.scores:
-        console.print(f"  {s.reviewer} ({s.aspect}): {s.original:g} -> {s.final:g}"
+        console.print(f"  {s.name or s.reviewer} ({s.aspect}): {s.original:g} -> {s.final:g}"
                       f"{'  ' + s.change if s.change else ''}", highlight=False)
     for flag in r.flags:
         console.print(f"[red]flag[/] {flag.message}", highlight=False)
     for c in r.comments:
         where = "; ".join(reports.text(evidence_of(r, e), details=False) for e in c.evidence)
         flags = "".join(f"; flag: {f.message}" for f in c.flags)
-        console.print(f"{c.message_id} {c.sender} {c.kind}: {c.content} ({comment_status(c)}; "
+        console.print(f"{c.label or c.message_id} ({c.kind}): {c.content} ({comment_status(c)}; "
                       f"{where or 'no lines cited'}{flags})", highlight=False, markup=False)
     m, v = r.metrics, r.verification
     console.print(f"independence {m.independence:.2f}, attack coverage {m.attack_coverage:.2f}, "

@@ -16,7 +16,7 @@ from papermind.cli.options import JsonFlag
 if TYPE_CHECKING:  # the services and the LLM stack load when the command runs, not for --help
     from papermind.llm import Gateway
     from papermind.services.container import Container
-    from papermind.services.grounding import VerifyResult
+    from papermind.services.verification import VerifyResult
 
 NOT_VERIFIED_EXIT = 1
 """Special to this command (not in the error table): an unsupported claim is data."""
@@ -37,7 +37,7 @@ def verify(
 ) -> None:
     """Check a claim against the cited lines of a paper: found? supported? (code checks,
     and the checker model with --judge)."""
-    from papermind.services.grounding import verify_claim, verify_json
+    from papermind.services.verification import verify_claim, verify_json
 
     box = container(ctx)
     result = verify_claim(box.library, paper, claim, lines=lines, quote=quote,

@@ -11,9 +11,6 @@ from papermind.domain.base import Frozen
 from papermind.domain.evidence import Evidence, SupportVerdict
 from papermind.domain.paper import Finding
 
-ReviewerRole = Literal["contribution_reviewer", "methodology_reviewer", "experiment_reviewer"]
-Sender = Literal["editor", "contribution_reviewer", "methodology_reviewer",
-                 "experiment_reviewer", "devil", "meta", "human"]
 MessageKind = Literal["task", "summary", "strength", "issue", "attack", "arbitration",
                       "score_change", "plan_item", "signoff"]
 TargetKind = Literal["paper", "section", "table", "figure", "equation", "page_line"]
@@ -36,8 +33,10 @@ class Target(Frozen):
 class ReviewMessage(Frozen):
     """One message of the panel's protocol; ids are unique, so re-delivery is idempotent."""
 
-    id: str = Field(description="unique id, e.g. 'r1-methodology_reviewer-3'")
-    sender: Sender
+    id: str = Field(description="unique id, e.g. 'r1.methodology_reviewer.3'")
+    sender: str = Field(description="panel role of the sender ('editor', 'methodology_reviewer', "
+                        "'devil', 'meta'... or 'human'); the panel's protocol checks who may "
+                        "send what")
     receiver: str = Field(description="role the message is for, or 'all'")
     round: int = Field(default=1, description="adversarial round, 1-based")
     kind: MessageKind
@@ -129,8 +128,9 @@ class ScoreChange(Frozen):
 class FinalScore(Frozen):
     """A reviewer's frozen original score and the score after arbitration."""
 
-    reviewer: str
-    aspect: str = Field(description="novelty, method or experiments")
+    reviewer: str = Field(description="panel role, e.g. 'methodology_reviewer'")
+    name: str = Field(default="", description="display name, e.g. 'Methodology reviewer'")
+    aspect: str = Field(description="what the score measures, e.g. 'novelty', 'method'")
     original: float
     final: float
     change: str | None = Field(default=None, description="'from X to Y because ...' or None")
@@ -162,6 +162,8 @@ class ReportComment(Frozen):
     """A message as shown in the report, with its two verdicts and its flags."""
 
     message_id: str
+    label: str = Field(default="", description="what people read, e.g. "
+                       "'Methodology reviewer, comment 2'")
     sender: str
     kind: str
     round: int
@@ -240,7 +242,9 @@ class ReviewReport(Frozen):
     title: str
     disclaimer: str = DISCLAIMER
     demo_quality: bool = False
-    panel: list[str] = Field(default_factory=list)
+    panel: list[str] = Field(default_factory=list, description="panel roles, in table order")
+    names: dict[str, str] = Field(default_factory=dict,
+                                  description="display name of each panel role")
     models: dict[str, str] = Field(default_factory=dict)
     findings: list[Finding] = Field(default_factory=list, description="hidden text etc.")
     editor_summary: str = ""

@@ -81,10 +81,6 @@ class FlowIndex:
         if key:
             tokens.append(Token(key, start, end, first, last))
 
-    def line_of(self, raw_offset: int) -> int:
-        """Index of the flow line holding ``raw_offset``."""
-        return bisect_right(self.line_starts, raw_offset) - 1
-
     def token_at_flat(self, offset: int) -> int:
         """Index of the token whose text holds ``flat[offset]``."""
         return bisect_right(self.flat_starts, offset) - 1

@@ -71,11 +71,6 @@ class ParsedCitation:
     unreadable: list[str]
 
 
-def line_id(page: int, line: int) -> str:
-    """The id of one line: ``3:12``."""
-    return f"{page}:{line}"
-
-
 def numbered(lines: Sequence[Line], keep: Iterable[int] | None = None) -> str:
     """``lines`` (all flow lines of a paper, in reading order), or just those at indices
     ``keep``, in the prompt form: a ``[p.N]`` marker per page, ``n text`` per line, ``...``

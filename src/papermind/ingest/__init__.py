@@ -6,6 +6,6 @@ the content, and unusable input raises ``IngestError`` with one clear message.
 
 from __future__ import annotations
 
-from papermind.ingest.api import parse_bytes, parse_file
+from papermind.ingest.parse import parse_bytes, parse_file
 
 __all__ = ["parse_bytes", "parse_file"]

@@ -24,7 +24,7 @@ from papermind.errors import BudgetExceededError, ConfigError, ProviderError, St
 from papermind.llm.cache import ResponseCache, cache_key
 from papermind.llm.endpoints import ChatBackend, ChatReply, ChatRequest, SchemaSpec
 from papermind.llm.resilience import EndpointFailed, EndpointLimiter, RetryPolicy, with_retries
-from papermind.llm.roles import KNOWN_ROLES, ResolvedRole, endpoint_by_name, resolve_role
+from papermind.llm.roles import ResolvedRole, endpoint_by_name, known_roles, resolve_role
 from papermind.llm.structured import InvalidOutput, feedback, parse_reply, schema_spec, validate
 from papermind.llm.usage import CallRecord, UsageLedger, cost_usd
 
@@ -114,7 +114,8 @@ class Gateway:
     @property
     def is_demo_quality(self) -> bool:
         """True when any known role runs on the bundled local model."""
-        return any(self.resolve(r).endpoint.provider == "local" for r in ("default", *KNOWN_ROLES))
+        return any(self.resolve(r).endpoint.provider == "local"
+                   for r in ("default", *known_roles()))
 
     async def structured(self, role: str, messages: Messages, schema: type[T], *,
                          node: str | None = None) -> T:

@@ -11,7 +11,7 @@ import httpx
 from papermind.config import EndpointSettings, LLMSettings
 from papermind.errors import ConfigError
 from papermind.llm.guard import check_endpoint_allowed
-from papermind.llm.roles import KNOWN_ROLES, resolve_role
+from papermind.llm.roles import known_roles, resolve_role
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,8 @@ class EndpointStatus:
 
 def role_table(settings: LLMSettings, local_model: str) -> list[RoleRow]:
     """Every known role (and any configured extra role) with what it resolves to."""
-    roles = list(KNOWN_ROLES) + sorted(set(settings.roles) - set(KNOWN_ROLES) - {"default"})
+    known = known_roles()
+    roles = list(known) + sorted(set(settings.roles) - set(known) - {"default"})
     rows = []
     for role in roles:
         r = resolve_role(settings, role, local_model)

@@ -2,7 +2,8 @@
 
 Resolution walks the role's chain (e.g. experiment_reviewer -> reviewer -> default) and takes
 each field from the first role setting that sets it, so one model can serve every role or
-each role its own. With no endpoint configured at all, every role uses the bundled local model.
+each role its own. A temperature comes from the role settings, else ``llm.role_temperatures``,
+else the seed temperature of the role catalogue (each along the chain). With no endpoint configured at all, every role uses the bundled local model.
 """
 
 from __future__ import annotations
@@ -12,24 +13,52 @@ from dataclasses import dataclass
 from papermind.config import EndpointSettings, LLMSettings
 from papermind.errors import ConfigError
 
-ROLE_PARENTS: dict[str, str] = {
-    "contribution_reviewer": "reviewer",
-    "methodology_reviewer": "reviewer",
-    "experiment_reviewer": "reviewer",
-    "devil": "reviewer",
-    "meta": "reviewer",
-    "checker": "reader",
-    "editor": "reader",
-    "questioner": "reader",
-    "distiller": "reader",
-    "answerer": "planner",
-    "reranker": "planner",
-}
-"""A role without its own settings inherits its parent's; every chain ends at 'default'."""
 
-KNOWN_ROLES = ("reader", "checker", "questioner", "editor", "reviewer", "contribution_reviewer",
-               "methodology_reviewer", "experiment_reviewer", "devil", "meta", "planner",
-               "answerer", "reranker", "distiller")
+@dataclass(frozen=True)
+class RoleSpec:
+    """A model role: the role it inherits settings from, and its seed temperature."""
+
+    name: str
+    parent: str
+    temperature: float
+
+
+_CATALOGUE: dict[str, RoleSpec] = {spec.name: spec for spec in (
+    RoleSpec("reader", "default", 0.2),
+    RoleSpec("checker", "reader", 0.0),
+    RoleSpec("questioner", "reader", 0.7),
+    RoleSpec("distiller", "reader", 0.2),
+    RoleSpec("reviewer", "default", 0.4),
+    RoleSpec("planner", "default", 0.3),
+    RoleSpec("answerer", "planner", 0.2),
+    RoleSpec("reranker", "planner", 0.0),
+)}
+"""The roles of the reading, QA and search code; the review panel registers its own
+(``papermind.workflows.review.panel``). A role without its own settings inherits its
+parent's; every chain ends at 'default'."""
+
+
+def register_roles(*specs: RoleSpec) -> None:
+    """Add roles to the catalogue (a workflow declares its roles once, from its own table).
+
+    Registering the same spec twice is harmless; a different spec under a taken name fails."""
+    for spec in specs:
+        known = _CATALOGUE.get(spec.name)
+        if known is not None and known != spec:
+            raise ValueError(f"role {spec.name!r} is already registered as {known}")
+        if spec.parent != "default" and spec.parent not in _CATALOGUE and spec.parent != spec.name:
+            raise ValueError(f"role {spec.name!r} inherits from unknown role {spec.parent!r}")
+        _CATALOGUE[spec.name] = spec
+
+
+def known_roles() -> tuple[str, ...]:
+    """Every registered role, in registration order."""
+    return tuple(_CATALOGUE)
+
+
+def role_spec(role: str) -> RoleSpec | None:
+    return _CATALOGUE.get(role)
+
 
 LOCAL_ENDPOINT = "local"
 LOCAL_PROMPT_WINDOW = 4096
@@ -59,8 +88,8 @@ class ResolvedRole:
 def role_chain(role: str) -> list[str]:
     """The role, its ancestors, then 'default'."""
     chain = [role]
-    while chain[-1] in ROLE_PARENTS and len(chain) < 8:
-        chain.append(ROLE_PARENTS[chain[-1]])
+    while chain[-1] in _CATALOGUE and len(chain) < 8:
+        chain.append(_CATALOGUE[chain[-1]].parent)
     if chain[-1] != "default":
         chain.append("default")
     return chain
@@ -75,7 +104,10 @@ def resolve_role(settings: LLMSettings, role: str, local_model: str = "") -> Res
     temperature = next((r.temperature for r in found if r.temperature is not None), None)
     if temperature is None:
         temperature = next((settings.role_temperatures[n] for n in chain
-                            if n in settings.role_temperatures), settings.default_temperature)
+                            if n in settings.role_temperatures), None)
+    if temperature is None:
+        temperature = next((_CATALOGUE[n].temperature for n in chain if n in _CATALOGUE),
+                           settings.default_temperature)
     max_tokens = next((r.max_tokens for r in found if r.max_tokens), settings.default_max_tokens)
     model = next((r.model for r in found if r.model), None) or endpoint.model
     return ResolvedRole(role, name, endpoint, model, temperature, max_tokens)

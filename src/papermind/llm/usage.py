@@ -118,9 +118,6 @@ class UsageLedger:
     def by_job(self) -> dict[str, Usage]:
         return self._group(lambda r: r.job_id or "-")
 
-    def by_model(self) -> dict[str, Usage]:
-        return self._group(lambda r: f"{r.endpoint}/{r.model}")
-
     def _group(self, key: Callable[[CallRecord], str]) -> dict[str, Usage]:
         groups: dict[str, Usage] = {}
         for record in self.records:

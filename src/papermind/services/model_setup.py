@@ -5,6 +5,7 @@ from __future__ import annotations
 from papermind.config import LLMSettings
 from papermind.llm.health import EndpointStatus, RoleRow, check_endpoints, role_table
 from papermind.llm.local import INSTALL_HINT, local_model_name
+from papermind.workflows.review import panel  # noqa: F401 - registers the panel's roles
 
 __all__ = ["EndpointStatus", "RoleRow", "endpoint_checks", "real_model_hint", "role_rows"]
 

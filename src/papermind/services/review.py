@@ -27,6 +27,7 @@ from papermind.services.workflow_runs import (
 )
 from papermind.workflows.ports import Grounder
 from papermind.workflows.review import FULL_PANEL, ReviewContext, build_graph
+from papermind.workflows.review.panel import minimal_panel
 from papermind.workflows.review.report import build_report
 from papermind.workflows.review.views import section_groups
 
@@ -35,24 +36,15 @@ PROMPT_RESERVE = 1100
 """Tokens kept for a reviewer's instructions, its JSON schema and the editor's task."""
 CHARS_PER_TOKEN = 3
 MAX_INPUT_CHARS = 24000
-PANEL_ROLES = {"editor": "editor", "contribution_reviewer": "contribution_reviewer",
-               "methodology_reviewer": "methodology_reviewer",
-               "experiment_reviewer": "experiment_reviewer", "devil": "devil", "meta": "meta"}
 
 
 def panel_for(paper: Paper, reviewers: Reviewers) -> list[str]:
-    """``full``: everyone; ``minimal``: editor, contribution + one more reviewer, meta.
-
-    The second minimal reviewer is the experiment reviewer when the paper has experiment
-    sections, else the methodology reviewer.
-    """
+    """``full``: everyone of the panel table; ``minimal``: see ``minimal_panel``."""
     if reviewers == "full":
         return list(FULL_PANEL)
     if reviewers != "minimal":
         raise InputError(f"unknown reviewer set {reviewers!r}; use 'minimal' or 'full'")
-    has_experiments = "experiment" in section_groups(paper).values()
-    second = "experiment_reviewer" if has_experiments else "methodology_reviewer"
-    return ["editor", "contribution_reviewer", second, "meta"]
+    return minimal_panel("experiment" in section_groups(paper).values())
 
 
 def input_chars(settings: Settings, gateway: Gateway) -> int:
@@ -91,7 +83,7 @@ class ReviewRun:
 
 def _models(gateway: Gateway, panel: list[str]) -> dict[str, str]:
     """The model of every panel role, and of the checker that judges support."""
-    models = {PANEL_ROLES[m]: gateway.model_for(PANEL_ROLES[m]) for m in panel if m in PANEL_ROLES}
+    models = {role: gateway.model_for(role) for role in panel}
     return {**models, "checker": gateway.model_for("checker")}
 
 

@@ -10,7 +10,7 @@ from papermind.domain import Paper
 from papermind.services.checkpoints import memory_checkpointer
 from papermind.services.runner import RunResult, run_graph
 from papermind.workflows.deep_reading import NODES, ReadingContext, build_graph
-from tests.workflows.deep_reading.conftest import (
+from tests.support.reading_script import (
     FABRICATED,
     MISSING_LINES,
     ContextFactory,

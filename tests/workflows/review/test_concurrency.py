@@ -1,4 +1,4 @@
-"""The three reviewers' calls overlap in time (real Gateway over the mock server with latency)."""
+"""The reviewers' calls overlap in time (real Gateway over the mock server with latency)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from papermind.llm import build_gateway
 from papermind.llm.testing import MockOpenAIServer
 from papermind.llm.testing.mock_server import requested_schema
 from papermind.llm.testing.schema_example import example_for
-from tests.workflows.review.conftest import run_review
+from papermind.workflows.review import REVIEWERS
+from tests.support.review_script import run_review
 
 LATENCY = 0.4
 
@@ -36,14 +37,14 @@ async def test_reviewers_run_concurrently(paper: Paper) -> None:
         result = await run_review(gateway, paper)
         peak, requests = mock.peak_in_flight, mock.request_count
     assert result.status == "completed"
-    assert requests == 6  # editor, 3 reviewers, devil, meta (the mock's minimal answers)
-    assert peak == 3  # only the reviewers are in flight together
+    n = len(REVIEWERS)
+    assert requests == n + 3  # editor, the reviewers, devil, meta (the mock's minimal answers)
+    assert peak == n  # only the reviewers are in flight together
     spans = {h["node"]: (h["started"], h["finished"]) for h in result.state["history"]}
-    reviewers = [spans[r] for r in ("contribution_reviewer", "methodology_reviewer",
-                                    "experiment_reviewer")]
+    reviewers = [spans[r.role] for r in REVIEWERS]
     assert max(s for s, _ in reviewers) < min(f for _, f in reviewers)  # all overlap
     phase = (datetime.fromisoformat(max(f for _, f in reviewers))
              - datetime.fromisoformat(min(s for s, _ in reviewers))).total_seconds()
     calls = [r.latency_s for r in gateway.usage.records if r.role.endswith("_reviewer")]
-    assert len(calls) == 3 and min(calls) >= LATENCY
+    assert len(calls) == n and min(calls) >= LATENCY
     assert phase < 0.6 * sum(calls)  # one after another it would take at least sum(calls)

@@ -7,9 +7,9 @@ from langgraph.types import Command
 from papermind.domain import Paper
 from papermind.llm.testing import fake_gateway
 from papermind.services.checkpoints import memory_checkpointer
-from papermind.workflows.review import build_graph
+from papermind.workflows.review import REVIEWERS, build_graph
 from papermind.workflows.review.report import build_report
-from tests.workflows.review.conftest import context, run_review, script
+from tests.support.review_script import context, run_review, script
 from tests.workflows.review.paperkit import DISTINCT, flat
 
 SEES = {
@@ -28,8 +28,9 @@ async def test_full_run_produces_report(paper: Paper) -> None:
     report = build_report(result.state)
     assert report.recommendation == "major_revision"
     assert {s.reviewer: s.original for s in report.scores} == {
-        "contribution_reviewer": 7, "methodology_reviewer": 6, "experiment_reviewer": 5}
-    assert len(report.comments) == 9  # 3 reviewers x 2 + 3 attacks
+        "contribution_reviewer": 7, "methodology_reviewer": 6, "experiment_reviewer": 5,
+        "reproducibility_reviewer": 6}
+    assert len(report.comments) == 11  # 4 reviewers x 2 + 3 attacks
     assert all(c.found for c in report.comments)  # every cited span exists
     assert all(e["anchor"]["label"].startswith("p. 1, l. ") for c in report.comments
                for e in c.evidence)
@@ -112,14 +113,15 @@ async def test_interrupted_after_reviewers_resumes_without_recalling_them(paper:
     gateway = fake_gateway(script())
     saver = memory_checkpointer()
     first = await run_review(gateway, paper, checkpointer=saver,
-                             interrupt_before=["devil_advocate"])
+                             interrupt_before=["devil"])
     assert first.status == "interrupted"
     reviewer_calls = [c for c in gateway.calls if c.role and c.role.endswith("_reviewer")]
-    assert len(reviewer_calls) == 3
+    assert len(reviewer_calls) == len(REVIEWERS)
     second = await run_review(gateway, paper, checkpointer=saver)
     assert second.status == "completed"
-    assert second.nodes_run[0] == "devil_advocate"
-    assert len([c for c in gateway.calls if c.role and c.role.endswith("_reviewer")]) == 3
+    assert second.nodes_run[0] == "devil"
+    assert len([c for c in gateway.calls if c.role and c.role.endswith("_reviewer")]) == len(
+        REVIEWERS)
     assert len(gateway.calls_for(role="editor")) == 1
 
 
@@ -128,7 +130,7 @@ async def test_minimal_panel_skips_devil(paper: Paper) -> None:
     panel = ["editor", "contribution_reviewer", "experiment_reviewer", "meta"]
     result = await run_review(gateway, paper, panel=panel)
     assert result.status == "completed"
-    assert "devil_advocate" not in result.nodes_run
+    assert "devil" not in result.nodes_run
     assert "methodology_reviewer" not in result.nodes_run
     assert not gateway.calls_for(role="devil") and not gateway.calls_for(role="methodology_reviewer")
     assert build_report(result.state).metrics.attacks == 0

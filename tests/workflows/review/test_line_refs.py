@@ -8,7 +8,7 @@ from papermind.domain import LineRef, Paper
 from papermind.llm.testing import fake_gateway
 from papermind.workflows.review.line_refs import qualify
 from papermind.workflows.review.report import build_report
-from tests.workflows.review.conftest import METHODOLOGY, run_review, script
+from tests.support.review_script import METHODOLOGY, run_review, script
 
 SHOWN = [LineRef(page=1, line=n) for n in range(10, 40)] + [LineRef(page=2, line=n)
                                                             for n in range(1, 6)]

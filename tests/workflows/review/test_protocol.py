@@ -14,7 +14,7 @@ from papermind.workflows.review.messages import (
     merge_messages,
 )
 from papermind.workflows.review.report import build_report
-from tests.workflows.review.conftest import (
+from tests.support.review_script import (
     META,
     METHODOLOGY,
     checker_answers,
@@ -83,7 +83,7 @@ async def test_devil_may_not_cite_works_or_send_strengths(paper: Paper) -> None:
     assert result.status == "completed"  # the invalid-output policy: the step degrades
     assert not any(m.sender == "devil" for m in result.state["messages"])
     (warning,) = result.state["warnings"]
-    assert warning.startswith("devil_advocate: the devil model gave no valid output")
+    assert warning.startswith("devil: the devil model gave no valid output")
 
 
 def test_allowed_fields_follow_the_wire_schemas() -> None:

@@ -10,7 +10,7 @@ from papermind.domain.review import ReviewReport
 from papermind.llm.testing import fake_gateway
 from papermind.workflows.review.render import evidence_of, to_html, to_json, to_markdown
 from papermind.workflows.review.report import build_report
-from tests.workflows.review.conftest import run_review, script
+from tests.support.review_script import run_review, script
 from tests.workflows.review.paperkit import build_paper
 
 

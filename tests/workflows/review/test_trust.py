@@ -19,7 +19,7 @@ from papermind.llm.testing import fake_gateway
 from papermind.workflows.review.consistency import THRESHOLDS, recommendation_flag
 from papermind.workflows.review.render import to_html, to_markdown
 from papermind.workflows.review.report import build_report
-from tests.workflows.review.conftest import (
+from tests.support.review_script import (
     EXPERIMENT,
     META,
     checker_answers,
@@ -57,7 +57,7 @@ async def test_invented_work_keeps_the_anchor_and_carries_the_flag(paper: Paper)
     assert not comment.verified
     assert comment.weight < comment.confidence * 0.5 + 1e-9  # down-weighted, not dropped
     md, html = to_markdown(report), to_html(report)
-    line = next(x for x in md.splitlines() if comment.message_id in x and "**issue**" in x)
+    line = next(x for x in md.splitlines() if f"**{comment.label}** issue" in x)
     assert "not verified" in line and "cites a work not in the bibliography" in line
     assert "[p. 1, l. 21-22](" in md and "unresolved reference: cites 'Quux and Zorp, 2031'" in md
     assert 'data-page="1" data-line-start="21" data-line-end="22"' in html
@@ -104,7 +104,8 @@ async def test_recommendation_contradicting_every_score_is_flagged(paper: Paper)
     low = {role: [{**answer, "score": 1}] for role, answer in (
         ("contribution_reviewer", script()["contribution_reviewer"][0]),
         ("methodology_reviewer", script()["methodology_reviewer"][0]),
-        ("experiment_reviewer", EXPERIMENT))}
+        ("experiment_reviewer", EXPERIMENT),
+        ("reproducibility_reviewer", script()["reproducibility_reviewer"][0]))}
     report, _ = await _run(paper, meta=[{**META, "recommendation": "minor_revision"}], **low)
     (flag,) = report.flags
     assert flag.kind == "recommendation_contradicts_scores" and "minor revision" in flag.message

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from papermind.domain import Paper
 from papermind.llm.testing import fake_gateway
+from papermind.workflows.review import REVIEWERS
 from papermind.workflows.review.report import build_report
-from tests.workflows.review.conftest import run_review, script
+from tests.support.review_script import run_review, script
 
 WEAK_REVIEW = {"score": 42, "summary": "", "confidence": 95, "comments": [
     {"kind": "Weakness", "target": "Section ???", "content": "It is not good.",
@@ -22,15 +23,14 @@ WEAK_META = {"arbitrations": [{"disagreement": "D7", "verdict": "claim_stands"}]
 
 
 async def test_weak_answers_complete_with_everything_marked(paper: Paper) -> None:
-    weak = {role: [WEAK_REVIEW] for role in ("contribution_reviewer", "methodology_reviewer",
-                                             "experiment_reviewer")}
+    weak = {spec.role: [WEAK_REVIEW] for spec in REVIEWERS}
     gateway = fake_gateway(script(**weak, devil=[WEAK_DEVIL], meta=[WEAK_META, WEAK_META],
                                   editor=[{"summary": ""}]))
     result = await run_review(gateway, paper, max_rounds=1)
     assert result.status == "completed"
     report = build_report(result.state)
-    assert [s.original for s in report.scores] == [10.0, 10.0, 10.0]  # clamped to the scale
-    assert len(report.comments) == 3 * 2 + 2  # blank comments skipped, the rest kept
+    assert [s.original for s in report.scores] == [10.0] * len(REVIEWERS)  # clamped
+    assert len(report.comments) == len(REVIEWERS) * 2 + 2  # blank comments skipped, rest kept
     assert not any(c.verified for c in report.comments)
     assert {u.message_id for u in report.unverified} == {c.message_id for c in report.comments}
     assert {u.text for u in report.unverified if u.kind == "reference"} == {"[77]"}

@@ -14,9 +14,6 @@ from papermind.workflows.review.drafts import ArbitrationDraft, MetaDraft, Score
 from papermind.workflows.review.metrics import MATCH, jaccard, terms
 from papermind.workflows.review.state import ReviewState
 
-ASPECTS = {"contribution_reviewer": "novelty", "methodology_reviewer": "method",
-           "experiment_reviewer": "experiments"}
-
 
 def current_scores(state: ReviewState) -> dict[str, float]:
     """Each reviewer's frozen original score with the accepted changes applied in order."""

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 
 from papermind.domain.review import Disagreement, MessageCheck, ReviewMessage
 from papermind.reports import status_label
-from papermind.workflows.review.arbitration import ASPECTS, current_scores
+from papermind.workflows.review.arbitration import current_scores
+from papermind.workflows.review.panel import ASPECTS
 from papermind.workflows.review.state import ReviewState
 
 _MAX_TEXT = 180

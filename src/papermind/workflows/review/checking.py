@@ -29,8 +29,9 @@ CHECKED_KINDS = frozenset({"strength", "issue", "attack"})
 MAX_CLAIM_LINES = 8
 """Lines of a claim's cited span the devil's advocate sees."""
 JUDGE_BATCH = 16
-"""Comments per checker call: a full first round (3 reviewers x 4 comments, or 9 comments and
-3 attacks) is usually one call; cited spans are short, so the prompt stays small."""
+"""Comments per checker call: the reviewers' comments of a full first round (4 reviewers x 4
+comments) fit one call, the devil's attacks usually a second; cited spans are short, so the
+prompt stays small."""
 
 
 def check_message(grounder: Grounder, paper: Paper, message: ReviewMessage, *,

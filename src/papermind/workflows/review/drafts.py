@@ -9,12 +9,13 @@ weak model writes off-scale (confidence 85, score 12) are clamped, and kind syno
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, create_model, field_validator
 
 from papermind.domain.review import Recommendation, Verdict
 from papermind.workflows.citing import line_ids_schema
+from papermind.workflows.review.panel import REVIEWERS, ReviewerSpec
 
 
 def _text(description: str, limit: int, **kw: Any) -> Any:
@@ -45,6 +46,11 @@ def _score(value: Any) -> Any:
     return value
 
 
+Unit = Annotated[float, BeforeValidator(_unit)]
+"""A confidence, clamped to [0, 1]."""
+Score = Annotated[float, BeforeValidator(_score)]
+"""A score, clamped to 1-10."""
+
 _KIND_SYNONYMS = {"weakness": "issue", "concern": "issue", "defect": "issue",
                   "challenge": "issue", "problem": "issue", "positive": "strength",
                   "pro": "strength", "counter": "attack", "threat": "attack"}
@@ -69,12 +75,7 @@ class _Comment(BaseModel):
     lines: str = Field(default="", description="line ids cited: PAGE:LINE or "
                        "PAGE:FIRST-LAST, several separated by ', '", json_schema_extra=line_ids_schema(several=True))
     quote: str = _text("optional short quote from those lines", 160, default="")
-    confidence: float = Field(default=0.5, description="0 to 1")
-
-    @field_validator("confidence", mode="before")
-    @classmethod
-    def clamp_confidence(cls, value: Any) -> Any:
-        return _unit(value)
+    confidence: Unit = Field(default=0.5, description="0 to 1")
 
     @field_validator("lines", mode="before")
     @classmethod
@@ -110,31 +111,29 @@ class DevilAttack(_Comment):
 CommentDraft = ReviewerComment | DevilAttack
 
 
-class EditorDraft(BaseModel):
-    """Editor: structure summary and one task per reviewer."""
+class _EditorBase(BaseModel):
+    """Editor: structure summary and one task per reviewer (``<aspect>_task`` fields)."""
 
     summary: str = _text("what the paper claims and how it is organised", 400)
-    contribution_task: str = _text("what the contribution reviewer checks", 200, default="")
-    methodology_task: str = _text("what the methodology reviewer checks", 200, default="")
-    experiment_task: str = _text("what the experiment reviewer checks", 200, default="")
+
+    def task_for(self, spec: ReviewerSpec) -> str:
+        return str(getattr(self, spec.task_field, ""))
+
+
+_TASK_FIELDS: dict[str, Any] = {
+    spec.task_field: (str, _text(f"what the {spec.name.lower()} checks", 200, default=""))
+    for spec in REVIEWERS}
+EditorDraft: type[_EditorBase] = create_model("EditorDraft", __base__=_EditorBase,
+                                              **_TASK_FIELDS)
 
 
 class ReviewerDraft(BaseModel):
     """A reviewer's score, summary and comments."""
 
-    score: float = Field(description="1 (very poor) to 10 (excellent)")
+    score: Score = Field(description="1 (very poor) to 10 (excellent)")
     summary: str = _text("one or two sentences", 300)
-    confidence: float = Field(default=0.5, description="0 to 1")
+    confidence: Unit = Field(default=0.5, description="0 to 1")
     comments: list[ReviewerComment] = _items("strengths and issues", 6)
-
-    @field_validator("score", mode="before")
-    @classmethod
-    def clamp_score(cls, value: Any) -> Any:
-        return _score(value)
-    @field_validator("confidence", mode="before")
-    @classmethod
-    def clamp_confidence(cls, value: Any) -> Any:
-        return _unit(value)
 
 
 class DevilDraft(BaseModel):
@@ -151,14 +150,9 @@ class ArbitrationDraft(BaseModel):
 
 class ScoreChangeDraft(BaseModel):
     reviewer: str = Field(description="reviewer role whose score changes")
-    from_score: float
-    to_score: float
+    from_score: Score
+    to_score: Score
     reason: str = _text("why; a change without a reason is rejected", 240, default="")
-
-    @field_validator("from_score", "to_score", mode="before")
-    @classmethod
-    def clamp_scores(cls, value: Any) -> Any:
-        return _score(value)
 
 
 class PlanDraft(BaseModel):
@@ -172,10 +166,5 @@ class MetaDraft(BaseModel):
     arbitrations: list[ArbitrationDraft] = _items("one per disagreement", 20)
     score_changes: list[ScoreChangeDraft] = _items("only real changes", 3)
     recommendation: Recommendation
-    confidence: float = Field(default=0.5, description="0 to 1")
+    confidence: Unit = Field(default=0.5, description="0 to 1")
     revision_plan: list[PlanDraft] = _items("most important first", 5)
-
-    @field_validator("confidence", mode="before")
-    @classmethod
-    def clamp_confidence(cls, value: Any) -> Any:
-        return _unit(value)

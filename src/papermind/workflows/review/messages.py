@@ -22,17 +22,15 @@ from papermind.domain.review import ReviewMessage
 from papermind.errors import StructuredOutputError
 from papermind.workflows.review.context import StructuredModel
 from papermind.workflows.review.drafts import DevilAttack, ReviewerComment
+from papermind.workflows.review.panel import DEVIL, EDITOR, META, REVIEWER_ROLES
 
 T = TypeVar("T", bound=BaseModel)
-
-REVIEWERS = ("contribution_reviewer", "methodology_reviewer", "experiment_reviewer")
-
 
 # Which comment fields each sender may use: the wire schemas are the single source of truth;
 # a field outside them fails validation and the gateway re-asks with the error.
 ALLOWED_FIELDS: dict[str, frozenset[str]] = {
-    **{role: frozenset(ReviewerComment.model_fields) for role in REVIEWERS},
-    "devil": frozenset(DevilAttack.model_fields),
+    **{role: frozenset(ReviewerComment.model_fields) for role in REVIEWER_ROLES},
+    DEVIL.role: frozenset(DevilAttack.model_fields),
 }
 
 
@@ -45,12 +43,12 @@ def message_violations(message: ReviewMessage) -> list[str]:
     errors: list[str] = []
     if message.kind not in _SENDER_KINDS.get(message.sender, frozenset()):
         errors.append(f"{message.sender} may not send {message.kind!r}")
-    if message.score is not None and not (message.kind == "summary" and message.sender in REVIEWERS):
+    if message.score is not None and not (message.kind == "summary" and message.sender in REVIEWER_ROLES):
         errors.append("only a reviewer's summary carries a score")
     if (message.from_score is not None or message.to_score is not None) != (
             message.kind == "score_change"):
         errors.append("from_score / to_score belong to score_change messages only")
-    if message.kind == "attack" and message.reply_to is None and message.sender == "devil":
+    if message.kind == "attack" and message.reply_to is None and message.sender == DEVIL.role:
         errors.append("an attack must reply to a claim")
     return errors
 
@@ -86,10 +84,10 @@ def message_id(round_: int, sender: str, n: int) -> str:
 
 
 _SENDER_KINDS: dict[str, frozenset[str]] = {
-    "editor": frozenset({"task", "summary"}),
-    **{role: frozenset({"summary", "strength", "issue"}) for role in REVIEWERS},
-    "devil": frozenset({"attack"}),
-    "meta": frozenset({"arbitration", "score_change", "plan_item", "summary"}),
+    EDITOR.role: frozenset({"task", "summary"}),
+    **{role: frozenset({"summary", "strength", "issue"}) for role in REVIEWER_ROLES},
+    DEVIL.role: frozenset({"attack"}),
+    META.role: frozenset({"arbitration", "score_change", "plan_item", "summary"}),
     "human": frozenset({"signoff"}),
 }
 

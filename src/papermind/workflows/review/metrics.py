@@ -8,7 +8,7 @@ from collections.abc import Callable
 from itertools import combinations
 
 from papermind.domain.review import MessageCheck, ReviewMessage, ReviewMetrics, RevisionItem
-from papermind.workflows.review.messages import REVIEWERS
+from papermind.workflows.review.panel import REVIEWER_ROLES
 
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = frozenset(["a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "have", "in", "is", "it", "its", "of", "on", "or", "that", "the", "their", "this", "to", "was", "were", "with", "not", "no", "paper", "authors", "section", "table", "figure", "should", "would", "could"])
@@ -55,8 +55,8 @@ def _tied(attack: ReviewMessage, claim: ReviewMessage | None, check: MessageChec
 def compute_metrics(messages: list[ReviewMessage], checks: dict[str, MessageCheck],
                     plan: list[RevisionItem]) -> ReviewMetrics:
     """All three metrics from the message log, the grounding checks and the final plan."""
-    issues = {r: [m for m in messages if m.sender == r and m.kind == "issue"] for r in REVIEWERS}
-    active = [r for r in REVIEWERS if any(m.sender == r for m in messages)]
+    issues = {r: [m for m in messages if m.sender == r and m.kind == "issue"] for r in REVIEWER_ROLES}
+    active = [r for r in REVIEWER_ROLES if any(m.sender == r for m in messages)]
     pairs = {f"{a}~{b}": round(_pair_overlap(issues[a], issues[b]), 4)
              for a, b in combinations(active, 2)}
     overlap = sum(pairs.values()) / len(pairs) if pairs else 0.0

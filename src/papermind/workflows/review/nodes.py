@@ -34,23 +34,21 @@ from papermind.workflows.review.drafts import (
 )
 from papermind.workflows.review.line_refs import qualify
 from papermind.workflows.review.messages import ask, deliver, message_id
-from papermind.workflows.review.prompts import PROMPTS
-from papermind.workflows.review.state import ReviewState, active_reviewers
-from papermind.workflows.review.targets import resolve_target
-from papermind.workflows.review.views import (
-    View,
-    contribution_view,
-    editor_view,
-    experiment_view,
-    methodology_view,
+from papermind.workflows.review.panel import (
+    DEVIL,
+    EDITOR,
+    META,
+    REVIEWER_BY_ROLE,
+    REVIEWERS,
+    ReviewerSpec,
+    active_reviewers,
 )
+from papermind.workflows.review.prompts import PROMPTS
+from papermind.workflows.review.state import ReviewState
+from papermind.workflows.review.targets import resolve_target
+from papermind.workflows.review.views import View, editor_view
 
 Update = dict[str, Any]
-_DEFAULT_TASKS = {
-    "contribution_reviewer": "Judge novelty and the stated contributions.",
-    "methodology_reviewer": "Check the method for completeness, reproducibility and gaps.",
-    "experiment_reviewer": "Check whether the experiments support the claims.",
-}
 
 
 def _now() -> str:
@@ -74,51 +72,44 @@ async def plan_review(state: ReviewState, runtime: Runtime[ReviewContext]) -> Up
     """Editor: structure summary and one task per active reviewer."""
     started, paper = _now(), state["paper"]
     reviewers = active_reviewers(state["panel"])
-    prompt = PROMPTS["editor"].render(paper=fence_untrusted(editor_view(paper)),
-                                      reviewers=", ".join(reviewers))
+    prompt = PROMPTS[EDITOR.role].render(
+        paper=fence_untrusted(editor_view(paper)), reviewers=", ".join(reviewers),
+        tasks="; ".join(f"{spec.task_field}: {spec.brief}" for spec in REVIEWERS))
     # The grounder indexes the paper on first use: do it while the editor's model works.
     warm = asyncio.to_thread(runtime.context.grounder.resolve_reference, paper, paper.title)
     (reply, warnings), _ = await asyncio.gather(structured_or_none(
-        runtime.context.gateway, "editor", prompt, EditorDraft, node="editor",
+        runtime.context.gateway, EDITOR.role, prompt, EditorDraft, node=EDITOR.role,
         outcome="the reviewers got their default tasks"), warm)
     draft = reply or EditorDraft(summary="")
-    tasks = {"contribution_reviewer": draft.contribution_task,
-             "methodology_reviewer": draft.methodology_task,
-             "experiment_reviewer": draft.experiment_task}
-    messages = [ReviewMessage(id=message_id(1, "editor", 0), sender="editor", receiver="meta",
-                              kind="summary", confidence=1.0,
+    messages = [ReviewMessage(id=message_id(1, EDITOR.role, 0), sender=EDITOR.role,
+                              receiver=META.role, kind="summary", confidence=1.0,
                               content=_text(draft.summary, "(no summary given)"))]
-    messages += [ReviewMessage(id=message_id(1, "editor", n), sender="editor", receiver=role,
-                               kind="task", confidence=1.0,
-                               content=_text(tasks[role], _DEFAULT_TASKS[role]))
+    messages += [ReviewMessage(id=message_id(1, EDITOR.role, n), sender=EDITOR.role,
+                               receiver=role, kind="task", confidence=1.0,
+                               content=_text(draft.task_for(REVIEWER_BY_ROLE[role]),
+                                             REVIEWER_BY_ROLE[role].task))
                  for n, role in enumerate(reviewers, 1)]
     return {"round": 1, "messages": deliver(messages), "warnings": warnings,
-            "history": _stamp("editor", started, f"tasks for {', '.join(reviewers)}")}
+            "history": _stamp(EDITOR.role, started, f"tasks for {', '.join(reviewers)}")}
 
 
-async def review_contribution(state: ReviewState, runtime: Runtime[ReviewContext]) -> Update:
-    """Contribution reviewer: abstract, introduction, conclusion -> novelty score, issues."""
-    view = contribution_view(state["paper"], runtime.context.input_chars)
-    return await _review(state, runtime, "contribution_reviewer", view)
+def reviewer_node(spec: ReviewerSpec) -> Any:
+    """The node of one reviewer: its view of the paper -> score, summary, comments (typed
+    ``Any``: LangGraph's ``add_node`` overloads reject a plain callable type)."""
+    async def review(state: ReviewState, runtime: Runtime[ReviewContext]) -> Update:
+        view = spec.view(state["paper"], runtime.context.input_chars)
+        return await _review(state, runtime, spec, view)
+
+    review.__name__ = review.__qualname__ = f"review_{spec.aspect}"
+    review.__doc__ = f"{spec.name}: its view of the paper -> {spec.aspect} score, comments."
+    return review
 
 
-async def review_methodology(state: ReviewState, runtime: Runtime[ReviewContext]) -> Update:
-    """Methodology reviewer: method sections, equations, figures, tables -> defects."""
-    view = methodology_view(state["paper"], runtime.context.input_chars)
-    return await _review(state, runtime, "methodology_reviewer", view)
-
-
-async def review_experiments(state: ReviewState, runtime: Runtime[ReviewContext]) -> Update:
-    """Experiment reviewer: experiment sections, tables, ablations -> challenges."""
-    view = experiment_view(state["paper"], runtime.context.input_chars)
-    return await _review(state, runtime, "experiment_reviewer", view)
-
-
-async def _review(state: ReviewState, runtime: Runtime[ReviewContext], role: str,
+async def _review(state: ReviewState, runtime: Runtime[ReviewContext], spec: ReviewerSpec,
                   view: View) -> Update:
-    started, ctx, paper = _now(), runtime.context, state["paper"]
+    started, ctx, paper, role = _now(), runtime.context, state["paper"], spec.role
     task = next((m.content for m in state.get("messages", [])
-                 if m.kind == "task" and m.receiver == role), _DEFAULT_TASKS[role])
+                 if m.kind == "task" and m.receiver == role), spec.task)
     text = ctx.grounder.numbered_text(paper, view.lines)  # original line ids
     prompt = PROMPTS[role].render(task=task, paper=fence_untrusted(text),
                                   max_comments=ctx.max_comments)
@@ -126,11 +117,11 @@ async def _review(state: ReviewState, runtime: Runtime[ReviewContext], role: str
                                                node=role, outcome="no score and no comments")
     if draft is None:
         return {"warnings": warnings, "history": _stamp(role, started, "no valid review")}
-    messages = [ReviewMessage(id=message_id(1, role, 0), sender=role, receiver="meta",
+    messages = [ReviewMessage(id=message_id(1, role, 0), sender=role, receiver=META.role,
                               kind="summary", score=draft.score, confidence=draft.confidence,
                               content=_text(draft.summary, "(no summary given)"))]
     comments = [c for c in draft.comments if c.content.strip()][: ctx.max_comments]
-    messages += [_comment(paper, c, role, 1, n, receiver="meta", shown=view.lines)
+    messages += [_comment(paper, c, role, 1, n, receiver=META.role, shown=view.lines)
                  for n, c in enumerate(comments, 1)]
     summary = f"score {draft.score:g}, {len(comments)} comments from {len(view.sections)} sections"
     return {"messages": deliver(messages), "original_scores": {role: draft.score},
@@ -154,28 +145,28 @@ async def challenge_claims(state: ReviewState, runtime: Runtime[ReviewContext]) 
     started, ctx, round_ = _now(), runtime.context, state.get("round", 1)
     claims = arb.claims_for_round(state, round_)
     if not claims:
-        return {"history": _stamp("devil_advocate", started, "no positive claims to attack")}
+        return {"history": _stamp(DEVIL.role, started, "no positive claims to attack")}
     shown = {c.id: _claim_lines(ctx.grounder, state["paper"], c) for c in claims}
     text, aliases = claims_brief(
         claims, lambda c: ctx.grounder.numbered_text(state["paper"], shown[c.id])
         if shown[c.id] else "")
-    prompt = PROMPTS["devil"].render(claims=fence_untrusted(text, "CLAIMS"))
-    draft, warnings = await structured_or_none(ctx.gateway, "devil", prompt, DevilDraft,
-                                               node="devil_advocate", outcome="no attacks")
+    prompt = PROMPTS[DEVIL.role].render(claims=fence_untrusted(text, "CLAIMS"))
+    draft, warnings = await structured_or_none(ctx.gateway, DEVIL.role, prompt, DevilDraft,
+                                               node=DEVIL.role, outcome="no attacks")
     if draft is None:
-        return {"warnings": warnings, "history": _stamp("devil_advocate", started,
+        return {"warnings": warnings, "history": _stamp(DEVIL.role, started,
                                                         f"round {round_}: no valid attacks")}
     by_id = {c.id: c for c in claims}
     messages: list[ReviewMessage] = []
     for n, attack in enumerate((a for a in draft.attacks if a.content.strip()), 1):
         claim_id = aliases.resolve(attack.claim) or claims[(n - 1) % len(claims)].id
         claim = by_id[claim_id]
-        messages.append(_comment(state["paper"], attack, "devil", round_, n,
+        messages.append(_comment(state["paper"], attack, DEVIL.role, round_, n,
                                  receiver=claim.sender, shown=shown[claim_id],
                                  reply_to=claim.id, target=claim.target))
     attacked = len({m.reply_to for m in messages})
     return {"messages": deliver(messages),
-            "history": _stamp("devil_advocate", started,
+            "history": _stamp(DEVIL.role, started,
                               f"round {round_}: {len(messages)} attacks on {attacked}/{len(claims)} claims")}
 
 
@@ -221,22 +212,22 @@ async def arbitrate(state: ReviewState, runtime: Runtime[ReviewContext]) -> Upda
     disagreements = arb.find_disagreements(state, round_, ctx.second_round_threshold)
     scores = arb.current_scores(state)
     panel, aliases = panel_brief(state, state.get("checks", {}))
-    prompt = PROMPTS["meta"].render(panel=fence_untrusted(panel, "PANEL"),
+    prompt = PROMPTS[META.role].render(panel=fence_untrusted(panel, "PANEL"),
                                     disagreements=disagreements_brief(disagreements, aliases))
     try:
-        draft, _ = await ask(ctx.gateway, "meta", prompt, MetaDraft, node="meta_reviewer",
+        draft, _ = await ask(ctx.gateway, META.role, prompt, MetaDraft, node=META.role,
                              check=lambda d: arb.score_change_errors(d, scores), strict=False)
     except StructuredOutputError as err:
-        warning = invalid_output_warning("meta_reviewer", "meta", err,
+        warning = invalid_output_warning(META.role, META.role, err,
                                          "no arbitration and no recommendation")
         return {"disagreements": disagreements, "warnings": [warning],
-                "history": _stamp("meta_reviewer", started, f"round {round_}: no valid decision")}
+                "history": _stamp(META.role, started, f"round {round_}: no valid decision")}
     changes = arb.settle_changes(draft, scores, round_)
     arbitrations = arb.settle_disagreements(disagreements, draft.arbitrations, round_)
     after = arb.current_scores({**state, "score_changes": [*state.get("score_changes", []),
                                                             *changes]})
     unresolved = arb.spread(after)
-    next_round = ("devil" in state["panel"] and round_ < ctx.max_rounds
+    next_round = (DEVIL.role in state["panel"] and round_ < ctx.max_rounds
                   and unresolved > ctx.second_round_threshold)
     plan = [RevisionItem(priority=n, action=p.action.strip(),
                          addresses=[i for a in p.addresses if (i := aliases.resolve(a))])
@@ -249,25 +240,25 @@ async def arbitrate(state: ReviewState, runtime: Runtime[ReviewContext]) -> Upda
     return {"disagreements": disagreements, "arbitrations": arbitrations,
             "score_changes": changes, "decisions": [decision], "messages": deliver(messages),
             "round": round_ + 1 if next_round else round_,
-            "history": _stamp("meta_reviewer", started, summary)}
+            "history": _stamp(META.role, started, summary)}
 
 
 def _meta_messages(round_: int, arbitrations: list[Any], changes: list[Any],
                    plan: list[RevisionItem], recommendation: str) -> list[ReviewMessage]:
-    out = [ReviewMessage(id=message_id(round_, "meta", 0), sender="meta", receiver="all",
+    out = [ReviewMessage(id=message_id(round_, META.role, 0), sender=META.role, receiver="all",
                          round=round_, kind="summary", confidence=1.0,
                          content=f"recommendation: {recommendation}")]
     for a in arbitrations:
-        out.append(ReviewMessage(id=message_id(round_, "meta", len(out)), sender="meta",
+        out.append(ReviewMessage(id=message_id(round_, META.role, len(out)), sender=META.role,
                                  receiver="all", round=round_, kind="arbitration", confidence=1.0,
                                  reply_to=a.disagreement_id, content=f"{a.verdict}: {a.reason}"))
     for c in changes:
-        out.append(ReviewMessage(id=message_id(round_, "meta", len(out)), sender="meta",
+        out.append(ReviewMessage(id=message_id(round_, META.role, len(out)), sender=META.role,
                                  receiver=c.reviewer, round=round_, kind="score_change",
                                  confidence=1.0, from_score=c.from_score, to_score=c.to_score,
                                  content=c.label() if c.accepted else f"REJECTED: {c.rejection}"))
     for item in plan:
-        out.append(ReviewMessage(id=message_id(round_, "meta", len(out)), sender="meta",
+        out.append(ReviewMessage(id=message_id(round_, META.role, len(out)), sender=META.role,
                                  receiver="authors", round=round_, kind="plan_item",
                                  confidence=1.0, content=f"{item.priority}. {item.action}"))
     return out
@@ -295,10 +286,10 @@ def route_reviewers(state: ReviewState) -> list[str]:
     return active_reviewers(state["panel"])
 
 
-def route_after_reviews(state: ReviewState) -> Literal["devil_advocate", "grounding_checker"]:
-    return "devil_advocate" if "devil" in state["panel"] else "grounding_checker"
+def route_after_reviews(state: ReviewState) -> Literal["devil", "grounding_checker"]:
+    return "devil" if DEVIL.role in state["panel"] else "grounding_checker"
 
 
-def route_after_meta(state: ReviewState) -> Literal["devil_advocate", "human_signoff"]:
+def route_after_meta(state: ReviewState) -> Literal["devil", "human_signoff"]:
     decisions = state.get("decisions", [])
-    return "devil_advocate" if decisions and decisions[-1].next_round else "human_signoff"
+    return "devil" if decisions and decisions[-1].next_round else "human_signoff"

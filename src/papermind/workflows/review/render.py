@@ -32,6 +32,17 @@ def evidence_of(report: ReviewReport, item: dict[str, Any]) -> Evidence:
     return as_evidence(item, report.paper_id)
 
 
+def label_of(report: ReviewReport, message_id: str | None) -> str:
+    """The human label of a message ('Methodology reviewer, comment 2'); its id otherwise."""
+    labels = {c.message_id: c.label for c in report.comments if c.label}
+    return labels.get(message_id or "", message_id or "")
+
+
+def name_of(report: ReviewReport, role: str) -> str:
+    """The display name of a panel role ('Methodology reviewer'); the role otherwise."""
+    return report.names.get(role, role)
+
+
 def _cell(text: object) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
@@ -52,10 +63,10 @@ def comment_status(c: ReportComment) -> str:
 
 
 def _comment_lines(report: ReviewReport, c: ReportComment) -> list[str]:
-    about = f" (on {c.reply_to})" if c.reply_to else ""
+    about = f" (on {label_of(report, c.reply_to)})" if c.reply_to else ""
     refs = "".join(f" [ref {r.cited}: {'in bibliography' if r.resolved else 'NOT in bibliography'}]"
                    for r in c.references)
-    head = (f"- `{c.message_id}` **{c.kind}**{about} [{c.target}] {c.content} "
+    head = (f"- **{c.label or c.message_id}** {c.kind}{about} [{c.target}] {c.content} "
             f"(confidence {c.confidence:.2f}, weight {c.weight:.2f}; {comment_status(c)}){refs}")
     evidence = [f"  - {reports.markdown(evidence_of(report, e), details=False)}"
                 for e in c.evidence] or ["  - no lines cited"]
@@ -77,18 +88,19 @@ def to_markdown(report: ReviewReport) -> str:
     rec = _LABELS.get(report.recommendation or "", "none")
     out += ["", "## Recommendation", "",
             f"**{rec}** (confidence {report.recommendation_confidence:.2f}) after "
-            f"{report.rounds} adversarial round(s). Panel: {', '.join(report.panel)}."]
+            f"{report.rounds} adversarial round(s). "
+            f"Panel: {', '.join(name_of(report, role) for role in report.panel)}."]
     out += [f"- **flag** {_flag(f)}" for f in report.flags]
     out += [f"- **warning** {w}" for w in report.warnings]
     if report.editor_summary:
         out += ["", f"Editor: {report.editor_summary}"]
     out += ["", "## Scores", "", "| reviewer | aspect | original (frozen) | final | change |",
             "|---|---|---|---|---|"]
-    out += [f"| {s.reviewer} | {s.aspect} | {s.original:g} | {s.final:g} | {_cell(s.change or '-')} |"
+    out += [f"| {s.name or s.reviewer} | {s.aspect} | {s.original:g} | {s.final:g} | {_cell(s.change or '-')} |"
             for s in report.scores]
     out += ["", "## Who said what", ""]
     for sender in dict.fromkeys(c.sender for c in report.comments):
-        out += [f"### {sender}", ""]
+        out += [f"### {name_of(report, sender)}", ""]
         out += [line for c in report.comments if c.sender == sender
                 for line in _comment_lines(report, c)] + [""]
     out += _settled(report) + _plan(report) + _unverified(report) + _metrics(report)
@@ -105,7 +117,7 @@ def _settled(report: ReviewReport) -> list[str]:
                    + (f"**{a.verdict}**: {a.reason}" if a else "not arbitrated"))
     for change in report.score_changes:
         status = "accepted" if change.accepted else f"REJECTED ({change.rejection})"
-        out.append(f"- score change {change.reviewer}: {change.label()} — {status}")
+        out.append(f"- score change {name_of(report, change.reviewer)}: {change.label()} — {status}")
     return out + ([] if len(out) > 2 else ["- none"]) + [""]
 
 
@@ -115,7 +127,7 @@ def _plan(report: ReviewReport) -> list[str]:
         where = "; ".join(reports.markdown(evidence_of(report, e), details=False)
                           for e in item.evidence) or "no found lines"
         out.append(f"{item.priority}. {item.action} (addresses "
-                   f"{', '.join(item.addresses) or '-'}; {where})")
+                   f"{', '.join(label_of(report, a) for a in item.addresses) or '-'}; {where})")
     return out + ([] if report.revision_plan else ["- none"]) + [""]
 
 
@@ -126,7 +138,7 @@ def _unverified(report: ReviewReport) -> list[str]:
                  if u.evidence else f"“{u.text}”")
         what = "cited work NOT in the bibliography" if u.kind == "reference" else "evidence"
         why = "" if u.evidence else f" — {u.reason}"
-        out.append(f"- {what} in `{u.message_id}` ({u.sender}): {shown}{why}")
+        out.append(f"- {what} in {label_of(report, u.message_id)}: {shown}{why}")
     return out + ([] if report.unverified else ["- none"]) + [""]
 
 
@@ -172,4 +184,5 @@ def to_html(report: ReviewReport) -> str:
     """Self-contained HTML; every evidence item is the one renderer's ``span.cite``."""
     return _env().get_template("report.html.j2").render(
         r=report, labels=_LABELS, ev=lambda item: evidence_of(report, item),
-        comment_status=comment_status, demo_label=reports.DEMO_LABEL)
+        comment_status=comment_status, label=lambda mid: label_of(report, mid),
+        name=lambda role: name_of(report, role), demo_label=reports.DEMO_LABEL)

@@ -22,9 +22,10 @@ from papermind.domain.review import (
     UnverifiedItem,
 )
 from papermind.reports import evidence_json
-from papermind.workflows.review.arbitration import ASPECTS, current_scores
+from papermind.workflows.review.arbitration import current_scores
 from papermind.workflows.review.consistency import recommendation_flag
 from papermind.workflows.review.metrics import compute_metrics
+from papermind.workflows.review.panel import ASPECTS, display_name, message_label
 from papermind.workflows.review.state import ReviewState
 
 COMMENT_KINDS = frozenset({"strength", "issue", "attack"})
@@ -39,13 +40,16 @@ def build_report(state: Mapping[str, Any], *, models: dict[str, str] | None = No
     checks = review.get("checks", {})
     decisions = review.get("decisions", [])
     last = decisions[-1] if decisions else None
-    comments = [_comment(m, checks.get(m.id)) for m in messages if m.kind in COMMENT_KINDS]
+    numbers: dict[tuple[str, int], int] = {}
+    comments = [_comment(m, checks.get(m.id), _next(numbers, m))
+                for m in messages if m.kind in COMMENT_KINDS]
     plan = [_locate(item, checks) for item in (last.revision_plan if last else [])]
     recommendation = last.recommendation if last else None
     flags = [f for f in [recommendation_flag(recommendation, current_scores(review))] if f]
     return ReviewReport(
         paper_id=paper.id, title=paper.title or paper.source_name,
-        demo_quality=demo_quality, panel=list(review.get("panel", [])), models=models or {},
+        demo_quality=demo_quality, panel=list(review.get("panel", [])),
+        names={role: display_name(role) for role in review.get("panel", [])}, models=models or {},
         findings=list(paper.findings),
         editor_summary=next((m.content for m in messages
                              if m.sender == "editor" and m.kind == "summary"), ""),
@@ -61,12 +65,20 @@ def build_report(state: Mapping[str, Any], *, models: dict[str, str] | None = No
         warnings=list(review.get("warnings", [])), signoff=review.get("signoff"))
 
 
-def _comment(message: ReviewMessage, check: MessageCheck | None) -> ReportComment:
+def _next(numbers: dict[tuple[str, int], int], message: ReviewMessage) -> str:
+    """The message's human label: its sender's n-th comment (attack) of its round."""
+    key = (message.sender, message.round)
+    numbers[key] = numbers.get(key, 0) + 1
+    return message_label(message.sender, message.round, numbers[key])
+
+
+def _comment(message: ReviewMessage, check: MessageCheck | None, label: str) -> ReportComment:
     flags = [ReportFlag(kind="unresolved_reference", message_id=message.id,
                         message=f"cites '{r.cited}', which is not in the paper's bibliography")
              for r in (check.references if check else []) if not r.resolved]
     return ReportComment(
-        message_id=message.id, sender=message.sender, kind=message.kind, round=message.round,
+        message_id=message.id, label=label, sender=message.sender, kind=message.kind,
+        round=message.round,
         target=message.target.label or "paper", content=message.content,
         confidence=message.confidence, weight=check.weight if check else message.confidence,
         found=bool(check and check.found), support=check.support if check else "unchecked",
@@ -79,7 +91,8 @@ def _comment(message: ReviewMessage, check: MessageCheck | None) -> ReportCommen
 def _scores(state: ReviewState) -> list[FinalScore]:
     final = current_scores(state)
     changes = {c.reviewer: c for c in state.get("score_changes", []) if c.accepted}
-    return [FinalScore(reviewer=role, aspect=ASPECTS.get(role, ""), original=original,
+    return [FinalScore(reviewer=role, name=display_name(role), aspect=ASPECTS.get(role, ""),
+                       original=original,
                        final=final[role], change=changes[role].label() if role in changes else None)
             for role, original in state.get("original_scores", {}).items()]
 

@@ -16,9 +16,6 @@ from papermind.domain.review import (
 )
 from papermind.workflows.review.messages import keep_first, merge_messages, update_dict
 
-FULL_PANEL = ["editor", "contribution_reviewer", "methodology_reviewer", "experiment_reviewer",
-              "devil", "meta"]
-
 
 class ReviewInput(TypedDict):
     """What a run starts from."""
@@ -47,8 +44,3 @@ class ReviewState(TypedDict, total=False):
     """steps that degraded because a model gave no valid output (workflows/model_output.py)"""
     signoff: dict[str, Any]
 
-
-def active_reviewers(panel: list[str]) -> list[str]:
-    """The reviewer roles in ``panel``, in a fixed order."""
-    order = ["contribution_reviewer", "methodology_reviewer", "experiment_reviewer"]
-    return [role for role in order if role in panel]

@@ -100,6 +100,20 @@ def experiment_view(paper: Paper, budget: int) -> View:
     return _lines_of(paper, picked, budget, with_captions=True, tables_only=True)
 
 
+_SETUP = re.compile(r"implement|training|setup|hyper.?param|dataset|\bdata\b|\bcode\b|comput|"
+                    r"hardware|reproduc|detail", re.I)
+
+
+def reproducibility_view(paper: Paper, budget: int) -> View:
+    """Where code, data, seeds, hyper-parameters and compute are stated: setup, training and
+    implementation sections (from the appendix too), then the experiments, with their tables."""
+    groups = section_groups(paper)
+    setup: set[str | None] = {s.id for s in paper.sections if _SETUP.search(s.title)
+                              and (groups[s.id] != "skip" or s.kind == "appendix")}
+    picked = setup | _pick(paper, {"experiment"}, fallback="second_half")
+    return _lines_of(paper, picked, budget, with_captions=True, tables_only=True)
+
+
 def _abstract(paper: Paper) -> str:
     if paper.abstract.strip():
         return paper.abstract.strip()

@@ -1,4 +1,5 @@
-"""Scoring ingestion against gold data (../shared/data): used by the tests and bench/.
+"""Gold truth from LaTeX sources for the ingest benchmarks (bench/ingest_quality.py): sections,
+citations, titles and reference strings, and how parsed papers score against them.
 
 Each scorer takes parsed papers (or strings) plus the gold files and returns plain numbers,
 so thresholds live with the callers.

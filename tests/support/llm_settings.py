@@ -1,4 +1,4 @@
-"""Helpers for provider tests against the local mock server."""
+"""Settings for provider tests against the local mock server."""
 
 from __future__ import annotations
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from bench.tex_tables import cell_matches, tex_tables
 
+from bench import ingest_gold as q
 from papermind.domain.paper import Paper
 from papermind.errors import IngestError
 from papermind.ingest import parse_file
-from papermind.ingest import quality as q
-from papermind.ingest.tex_tables import cell_matches, tex_tables
-from tests.conftest import SHARED_DATA
+from tests.support.shared_data import SHARED_DATA
 
 PDFS = SHARED_DATA / "pdfs"
 
