@@ -46,6 +46,16 @@ Table 1: Accuracy on the benchmark.
 
 The widget network reaches 78.4 accuracy, against 71.2 for the baseline.
 
+## 3 DISCUSSION
+
+The gains in Table 1 hold on every split we tried, and we describe them further below.
+
+Future work will study larger widget networks on more benchmarks and in more domains.
+
+Training is stable and converges within a few hours on one machine for every setting.
+
+We release the code and the trained widget networks so that others can build on them.
+
 ## REFERENCES
 
 John Smith and Mary Lee. Gadgets revisited. In ICML, 2019.

@@ -110,8 +110,9 @@ class FlawedPaper:
 
 
 def plant_flaws(text: str, paper: Paper, kinds: tuple[str, ...] | list[str],
-                rng: random.Random) -> FlawedPaper:
-    """Plant one flaw of every kind in ``kinds`` that the paper has a site for."""
+                rng: random.Random, limit: int | None = None) -> FlawedPaper:
+    """Plant one flaw of every kind in ``kinds`` that the paper has a site for, in order,
+    stopping after ``limit`` flaws."""
     unknown = set(kinds) - set(KINDS)
     if unknown:
         raise ValueError(f"unknown flaw kinds {sorted(unknown)}; use {KINDS}")
@@ -119,6 +120,8 @@ def plant_flaws(text: str, paper: Paper, kinds: tuple[str, ...] | list[str],
     used: set[tuple[int, int]] = set()
     made: list[tuple[str, str, str, str]] = []  # tag, kind, original, detail
     for kind in kinds:
+        if limit is not None and len(made) >= limit:
+            break
         doc.tag = f"F{len(made) + 1}"
         planted = _PLANTERS[kind](doc, paper, rng, used)
         if planted is not None:
@@ -215,7 +218,7 @@ def _baseline_not_beaten(doc: _Doc, paper: Paper, rng: random.Random,
             sentence = (f"As Table {table.number} shows, {name} outperforms {rival} on "
                         f"{header[:40] or 'this metric'} ({worse.text} vs. {best.text}).")
             end = table.lines[-1]
-            if _free(used, end.page, end.line):
+            if not {(end.page, end.line), (end.page, end.line + 1)} & used:
                 doc.insert_after(end.page, end.line, sentence)
                 used.add((end.page, end.line + 1))
                 return "", f"{name} said to beat {rival}; the table shows the opposite"

@@ -125,11 +125,14 @@ class ReviewEvaluation:
 
 
 def plant_paper(text: str, name: str, *, index: int) -> dict[str, Any]:
-    """Five flaws (kinds rotate with ``index``) planted by a paper-seeded rng, with code's
+    """Five flaws (kinds rotate with ``index``; a kind without a site gives way to the next)
+    planted by a paper-seeded rng, with code's
     catches: {"text", "flaws": [dicts], "objects": [PlantedFlaw]}."""
     clean = parse_bytes(text.encode("utf-8"), name)
-    kinds = [k for j, k in enumerate(KINDS) if j != index % len(KINDS)][:FLAWS_PER_PAPER]
-    planted = plant_flaws(text, clean, kinds, random.Random(zlib.crc32(name.encode())))
+    start = (index + 1) % len(KINDS)  # paper i leaves out kind i unless another has no site
+    kinds = [*KINDS[start:], *KINDS[:start]]
+    planted = plant_flaws(text, clean, kinds, random.Random(zlib.crc32(name.encode())),
+                          limit=FLAWS_PER_PAPER)
     flawed = parse_bytes(planted.text.encode("utf-8"), name)
     caught = code_catches(flawed, clean, planted.flaws)
     flaws = [{**{k: v for k, v in asdict(f).items() if k != "anchor"},
