@@ -84,7 +84,10 @@ def test_readme_examples_use_real_commands_and_options() -> None:
         if name is None:
             continue
         assert name in ROOT.commands, f"README uses unknown command `papermind {name}`"
-        allowed = option_names(ROOT.commands[name]) | root_options
+        command = ROOT.commands[name]
+        while getattr(command, "commands", None) and rest and rest[0] in command.commands:
+            command, rest = command.commands[rest[0]], rest[1:]  # a group's subcommand
+        allowed = option_names(command) | root_options
         used = {t.split("=")[0] for t in rest if t.startswith("--")}
         assert used <= allowed, f"`papermind {' '.join(argv)}`: unknown {used - allowed}"
 

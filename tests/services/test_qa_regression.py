@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -37,9 +38,28 @@ def report(text: str, cited: list[tuple[str, bool]]) -> QAReport:
 
 def test_the_shipped_question_set_loads() -> None:
     questions = load_questions(EVALS)
-    assert 8 <= len(questions) <= 12
+    assert len(questions) >= 200
     assert all(q.facts and q.sources for q in questions)
     assert len({q.id for q in questions}) == len(questions)
+    assert sum(not q.origin for q in questions) == 10  # the hand-written ones
+
+
+def test_every_built_question_traces_to_its_source_record(shared_data: Path) -> None:
+    data = shared_data
+    qasper = [json.loads(line) for line in (data / "qasper_subset" /
+                                            "scientific_qa_dev.jsonl").read_text().splitlines()]
+    pubmed = json.loads((data / "pubmedqa" / "pqal_dev.json").read_text())
+    built = [q for q in load_questions(EVALS) if q.origin]
+    for q in built:
+        if q.origin["dataset"].startswith("qasper"):
+            record = qasper[q.origin["record"]]
+            assert record["instructions"][q.origin["question"]] == q.question
+            assert record["outputs"][q.origin["question"]].strip() == q.facts[0][0]
+            assert q.sources == [f"qasper_{q.origin['record']:02d}"]
+        else:
+            record = pubmed[q.origin["record"]]
+            assert (record["QUESTION"], record["final_decision"]) == (q.question, q.facts[0][0])
+    assert len(built) >= 190
 
 
 def test_bad_question_files(tmp_path: Path) -> None:

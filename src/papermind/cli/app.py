@@ -28,6 +28,7 @@ COMMAND_MODULES = [
     "papermind.cli.labels",
     "papermind.cli.imports",
     "papermind.cli.export",
+    "papermind.cli.evaluate",
 ]
 
 app = typer.Typer(

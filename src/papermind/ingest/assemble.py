@@ -29,6 +29,7 @@ from papermind.ingest.identifiers import find_identifiers
 from papermind.ingest.layout import FlowLine, LaidOutPage, RawFinding
 from papermind.ingest.metadata import front_matter, inline_abstract, venue_year
 from papermind.ingest.normalize import Vocabulary, join_lines
+from papermind.ingest.pipe_tables import pipe_tables
 from papermind.ingest.references import parse_entry, split_entries, surname
 from papermind.ingest.sections import Heading, find_headings
 from papermind.ingest.tables import find_tables
@@ -249,7 +250,8 @@ def build_paper(pages: list[LaidOutPage], findings: Sequence[RawFinding], *, pap
         authors=meta.authors, abstract=_abstract(flat, sections, paragraphs, first_heading),
         year=venue_year(_first_page_front(pages, flat[:first_heading])), pages=domain_pages, sections=sections, paragraphs=paragraphs,
         equations=equations, equation_refs=equation_refs(paragraphs, equations),
-        captions=captions, tables=find_tables(pages, captions),
+        captions=captions, tables=find_tables(pages, captions) if source_type == "pdf"
+        else pipe_tables(pages, captions),
         references=references, doi=ids.doi, arxiv=ids.arxiv,
         citations=_citations([*paragraphs, *captions], resolver),
         findings=_findings(findings, pages),

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
@@ -34,6 +35,8 @@ class RegressionQuestion(BaseModel):
     sources: list[str] = Field(default_factory=list, description="id prefix, file stem or title")
     papers: list[str] = Field(default_factory=list, description="optional scope")
     deep: bool = False
+    origin: dict[str, Any] = Field(default_factory=dict,
+                                   description="the dev-data record it was built from")
 
     @field_validator("facts", mode="before")
     @classmethod
