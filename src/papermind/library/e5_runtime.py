@@ -84,6 +84,7 @@ class E5Runtime:
         options = ort.SessionOptions()
         options.intra_op_num_threads = 1
         options.inter_op_num_threads = 1
+        options.enable_cpu_mem_arena = False  # memory goes back between batches
         options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         # spinning threads steal the cores of a busy machine (see E5Embedder)
