@@ -24,6 +24,7 @@ import argparse
 import hashlib
 import json
 import os
+import pickle
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -184,7 +185,8 @@ def build(name: str, papers: list[Paper], args: argparse.Namespace,
                             dense_weight=args.dense_weight, rrf_k=args.rrf_k,
                             fusion=args.fusion)
     settings = load_settings(search={"embedder": args.embedder})
-    embedder = build_embedder(settings.search)
+    built = build_embedder(settings.search)
+    embedder = QueryMemo(built, cache) if built is not None else None
 
     def progress(done: int, total: int) -> None:
         print(f"\r  embedding {done}/{total}", end="", file=sys.stderr, flush=True)
@@ -196,6 +198,31 @@ def build(name: str, papers: list[Paper], args: argparse.Namespace,
     print(f"\n  {name}: {len(papers)} papers, {index.store.count()} chunks indexed in "
           f"{time.perf_counter() - started:.1f} s", file=sys.stderr)
     return index
+
+
+class QueryMemo:
+    """The embedder, with each query embedded once across modes, fusions and runs that
+    share ``--cache`` (a pickle per model there): the ms/query of a mode that embeds a
+    query first includes embedding it, later ones do not."""
+
+    def __init__(self, embedder: object, folder: Path) -> None:
+        self._embedder = embedder
+        self._path = folder / f"queries-{getattr(embedder, 'name', 'model')}.pickle"
+        self._queries: dict[str, object] = \
+            pickle.loads(self._path.read_bytes()) if self._path.exists() else {}
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._embedder, name)
+
+    def embed_query(self, text: str) -> object:
+        if text not in self._queries:
+            self._queries[text] = self._embedder.embed_query(text)  # type: ignore[attr-defined]
+            if len(self._queries) % 50 == 0:
+                self.save()
+        return self._queries[text]
+
+    def save(self) -> None:
+        self._path.write_bytes(pickle.dumps(self._queries))
 
 
 def copy_embeddings(source: SqlDatabase, target: SqlDatabase) -> None:
@@ -275,13 +302,15 @@ def main() -> None:
                             f" ({len(queries)} questions, {len(papers)} papers, "
                             f"{chunks / len(papers):.1f} chunks/paper)"))
         for kind, title in (("widened", "widened gold (strict, or every item of a list "
-                             "answer in one paragraph)"),
+                             "answer in one or two paragraphs)"),
                             ("lenient", "lenient gold (>= 80% of the answer's words in one "
                              "chunk)")):
             _, more = qasper(kind)
             report.append(table(f"QASPER within-paper, {title}",
                                 evaluate(index, more, within=True, modes=modes),
                                 f" ({len(more)} questions)"))
+        if isinstance(index.embedder, QueryMemo):
+            index.embedder.save()
     if args.task in ("pubmedqa", "all"):
         papers, sets = pubmedqa(args.limit)
         index = build("pubmedqa", papers, args)
@@ -290,6 +319,8 @@ def main() -> None:
             report.append(table(f"PubMedQA corpus, queries = {name}s",
                                 evaluate(index, queries, within=False, modes=modes),
                                 f" ({len(queries)} queries, {len(papers)} abstracts)"))
+        if isinstance(index.embedder, QueryMemo):
+            index.embedder.save()
     text = "\n".join(report)
     print(text)
     Path(args.out).write_text(text)

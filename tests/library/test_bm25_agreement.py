@@ -79,3 +79,22 @@ def test_tokenize_setting_is_the_sqlite_index_one(tmp_path) -> None:
     sql = db.query("SELECT sql FROM sqlite_master WHERE name = ?", (CONTENT_FTS,))[0][0]
     assert TOKENIZE in sql
     db.close()
+
+
+def test_postgres_migration_drops_lexemes_of_the_old_tokeniser(pg_url: str) -> None:
+    from papermind.db import open_database
+    from papermind.library.pg_search import COMPONENT, PG_MIGRATIONS, PgChunkStore
+
+    db = open_database(pg_url)
+    db.migrate(COMPONENT, {"postgres": PG_MIGRATIONS[:1]})  # a library of the first schema
+    db.execute("INSERT INTO search_chunks(chunk_id, paper_id, kind, section_kind, section, text,"
+               " anchors, content_hash, body_tf, body_len) VALUES ('c', 'p', 'content', 'other',"
+               " '[]', 'tweets', '[]', 'h', '{\"tweet\": 1}', 1)")
+    db.execute("UPDATE search_stats SET chunks = 1, tokens = 1 WHERE grp = 'content'")
+    PgChunkStore(db)  # migrates: the rows go, to be rebuilt by `papermind reindex`
+    assert db.query("SELECT COUNT(*) FROM search_chunks")[0][0] == 0
+    assert db.query("SELECT SUM(chunks) FROM search_stats")[0][0] == 0
+    index = SearchIndex(db, None)
+    index.index_paper(PAPERS[0])
+    assert index.fulltext.search(["tweets"], 5)
+    db.close()
