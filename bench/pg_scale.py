@@ -1,5 +1,6 @@
-"""Library-wide search at scale on both storage backends: PostgreSQL (tsvector BM25, pgvector
-HNSW) next to SQLite (FTS5, usearch HNSW): p50/p95 per mode and the ANN's recall@10.
+"""Library-wide search at scale on both storage backends: PostgreSQL (BM25 over the FTS5
+terms of library/lexical_terms.py, pgvector HNSW) next to SQLite (FTS5, usearch HNSW):
+p50/p95 per mode and the ANN's recall@10.
 
     .venv/bin/python bench/pg_scale.py [--size 100000] [--queries 100] [--pg URL]
 
