@@ -56,6 +56,7 @@ class E5Runtime:
         self._pos = self.weights.vector("emb.pos").reshape(self.weights.max_positions, -1)
         self._type = self.weights.vector("emb.type")[: self.weights.hidden]
         self.threads = threads or min(2, os.cpu_count() or 1)
+        self._pool: ThreadPoolExecutor | None = None
         self._session = self._open(self._model_bytes(cache_dir))
 
     def _model_bytes(self, cache_dir: Path | None) -> bytes:
@@ -84,7 +85,6 @@ class E5Runtime:
         options = ort.SessionOptions()
         options.intra_op_num_threads = 1
         options.inter_op_num_threads = 1
-        options.enable_cpu_mem_arena = False  # memory goes back between batches
         options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         # spinning threads steal the cores of a busy machine (see E5Embedder)
@@ -109,8 +109,9 @@ class E5Runtime:
         order = sorted(range(len(windows)), key=lambda i: len(windows[i].ids))
         batches = self._batches([windows[i] for i in order])
         if len(batches) > 1 and self.threads > 1:
-            with ThreadPoolExecutor(self.threads) as pool:
-                results = list(pool.map(self._run, batches))
+            if self._pool is None:  # the same threads every call: malloc arenas stay few
+                self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="e5")
+            results = list(self._pool.map(self._run, batches))
         else:
             results = [self._run(b) for b in batches]
         for batch, pooled in zip(batches, results, strict=True):
