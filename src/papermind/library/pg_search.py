@@ -22,13 +22,14 @@ from typing import Any
 
 from papermind.db import SqlDatabase
 from papermind.domain import Chunk
+from papermind.library import pg_postings
 from papermind.library.chunk_store import ALL_PAPERS, WORD, ChunkStore
 from papermind.library.fulltext import NO_FILTERS, FullTextIndex, SearchFilters
+from papermind.library.pg_postings import K1, B
 
 COMPONENT = "search"
 TEXT_CONFIG = "english"
 """Snowball English stemming, like FTS5's porter tokenizer (which keeps stopwords)."""
-K1, B = 1.2, 0.75
 PG_MIGRATIONS = [
     f"""
     CREATE TABLE search_chunks (
@@ -79,6 +80,7 @@ PG_MIGRATIONS = [
     );
     -- {TEXT_CONFIG}: the text search configuration of every to_tsvector below
     """,
+    pg_postings.MIGRATION,
 ]
 TERM_FREQUENCIES = ("(SELECT COALESCE(jsonb_object_agg(lexeme, cardinality(positions)), '{}')"
                     f" FROM unnest(to_tsvector('{TEXT_CONFIG}', ?)))")
@@ -108,6 +110,7 @@ class PgChunkStore(ChunkStore):
                   c.content_hash, body, len(_TOKEN.findall(body)))
                  for c, body in zip(chunks, bodies, strict=True)])
             self._count_lexemes(conn, paper_id, +1)
+            pg_postings.add_paper(conn, paper_id)
             conn.execute("INSERT INTO search_changes(paper_id) VALUES (?)", (paper_id,))
 
     def remove_paper(self, paper_id: str) -> None:
@@ -117,7 +120,7 @@ class PgChunkStore(ChunkStore):
 
     def clear(self) -> None:
         with self.db.transaction() as conn:
-            for table in ("search_chunks", "search_terms", "search_lexemes"):
+            for table in ("search_postings", "search_chunks", "search_terms", "search_lexemes"):
                 conn.execute(f"DELETE FROM {table}")
             conn.execute("UPDATE search_stats SET chunks = 0, tokens = 0")
             conn.execute("INSERT INTO search_changes(paper_id) VALUES (?)", (ALL_PAPERS,))
@@ -129,6 +132,7 @@ class PgChunkStore(ChunkStore):
             return
         self._count_terms([" ".join(json.loads(r["section"])) + " " + r["text"] for r in old], -1)
         self._count_lexemes(self.db, paper_id, -1)
+        pg_postings.remove_paper(self.db, paper_id)
         self.db.execute("DELETE FROM search_chunks WHERE paper_id = ?", (paper_id,))
 
     def _count_terms(self, bodies: Sequence[str], sign: int) -> None:
@@ -163,8 +167,13 @@ class PgChunkStore(ChunkStore):
 
 
 class PgFullText(FullTextIndex):
-    """BM25 over the chunks' lexeme maps, filters applied in the same query; library-wide
-    queries keep the rarest lexemes (``_rarest``), as SQLite keeps the rarest words."""
+    """BM25 with the filters applied in SQL: library-wide over impact-ordered postings
+    (``pg_postings``; ``use_postings = False`` scans the lexeme maps of the chunks matching
+    the rarest lexemes instead, as SQLite keeps the rarest words); within given papers, exact
+    over their chunks' lexeme maps."""
+
+    use_postings = True
+    depth = pg_postings.DEPTH
 
     def search(self, terms: Sequence[str], k: int,
                filters: SearchFilters = NO_FILTERS) -> list[tuple[int, float]]:
@@ -184,15 +193,30 @@ class PgFullText(FullTextIndex):
                kinds: list[str]) -> list[tuple[int, float]]:
         stats = self.db.query("SELECT chunks, tokens FROM search_stats WHERE grp = ?", (group,))
         chunks, tokens = (int(stats[0][0]), int(stats[0][1])) if stats else (0, 0)
-        if chunks == 0:
-            return []
-        lexemes = self._lexemes(group, words)
-        if not filters.paper_ids:
-            lexemes = self._rarest(lexemes)
+        lexemes = self._lexemes(group, words) if chunks else {}
         if not lexemes:
             return []
-        names = list(lexemes)
-        idf = [max(1e-6, math.log((chunks - n + 0.5) / (n + 0.5))) for n in lexemes.values()]
+        idf = {name: max(1e-6, math.log((chunks - n + 0.5) / (n + 0.5)))
+               for name, n in lexemes.items()}
+        average = max(1.0, tokens / chunks)
+        if filters.paper_ids or not self.use_postings:
+            kept = idf if filters.paper_ids else {w: idf[w] for w in self._rarest(lexemes)}
+            return self._scan(group, kept, average, k, filters, kinds)
+        narrowed = bool(filters.section_kinds or filters.year_min is not None
+                        or filters.year_max is not None or set(_GROUPS[group]) - set(kinds))
+        where, params = filters.sql() if narrowed else ("", [])
+        sql, args = pg_postings.ranked(idf, group, average, k, where=where, params=params,
+                                       depth=self.depth)
+        hits = [(int(r[0]), float(r[1])) for r in self.db.query(sql, args)]
+        if len(hits) < k and narrowed and max(lexemes.values()) > self.depth:
+            return self._scan(group, idf, average, k, filters, kinds)  # the cut lost rows
+        return hits
+
+    def _scan(self, group: str, idf: dict[str, float], average: float, k: int,
+              filters: SearchFilters, kinds: list[str]) -> list[tuple[int, float]]:
+        """Exact BM25 over every chunk matching a lexeme, from the chunks' lexeme maps
+        (a paper's chunks; library-wide, the cost grows with the matching chunks)."""
+        names = list(idf)
         where, params = filters.sql()
         sql = (
             "SELECT c.id, SUM(t.idf * t.tf * ? / (t.tf + ? * (? + ? * c.body_len / ?)))"
@@ -201,7 +225,7 @@ class PgFullText(FullTextIndex):
             " AS q(lexeme, idf)) AS t"
             f" WHERE c.body_tf ?| ?::text[] AND t.tf IS NOT NULL AND c.grp = ?"
             f" AND c.kind = ANY(?) AND {where} GROUP BY c.id ORDER BY score DESC, c.id LIMIT ?")
-        args = [K1 + 1, K1, 1 - B, B, max(1.0, tokens / chunks), names, idf, names, group,
+        args = [K1 + 1, K1, 1 - B, B, average, names, list(idf.values()), names, group,
                 kinds, *params, k]
         return [(int(r[0]), float(r[1])) for r in self.db.query(sql, args)]
 
