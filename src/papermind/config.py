@@ -177,6 +177,10 @@ class StorageSettings(BaseModel):
         default=None, description="'sqlite:///<path>' or 'postgresql://user@host:port/db' "
         "(needs the pgvector extension and the 'postgres' extra); null = "
         "sqlite:///<home>/library.sqlite3")
+    files: Path | None = Field(
+        default=None, description="folder of the papers' original files (content-addressed); "
+        "for workers on other machines, a folder every machine mounts (NFS, SMB, a shared "
+        "volume); null = <home>/files")
 
 
 class Settings(BaseSettings):
@@ -210,6 +214,11 @@ class Settings(BaseSettings):
     def storage_url(self) -> str:
         """``storage.url``, or the SQLite file under the home folder when it is not set."""
         return self.storage.url or f"sqlite:///{self.db_path}"
+
+    @property
+    def files_dir(self) -> Path:
+        """``storage.files``, or ``<home>/files`` when it is not set."""
+        return self.storage.files.expanduser() if self.storage.files else self.home_dir / "files"
 
     @property
     def on_postgres(self) -> bool:

@@ -55,7 +55,8 @@ class Container:
 
     @cached_property
     def papers(self) -> PaperRepository:
-        return PaperRepository(self.db, self.settings.home_dir / "files")
+        """Paper rows in the library database; their files under ``storage.files``."""
+        return PaperRepository(self.db, self.settings.files_dir)
 
     @cached_property
     def page_images(self) -> PageImages:
