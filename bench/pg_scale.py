@@ -41,7 +41,12 @@ from search_latency import PER_PAPER, SECTIONS, questions, sentences  # noqa: E4
 from papermind.db import Database, SqlDatabase, open_database  # noqa: E402
 from papermind.library.chunk_store import WORD  # noqa: E402
 from papermind.library.fulltext import POSTINGS_BUDGET  # noqa: E402
-from papermind.library.pg_postings import REBUILD_POSTINGS, add_paper, remove_paper  # noqa: E402
+from papermind.library.pg_postings import (  # noqa: E402
+    REBUILD_POSTINGS,
+    REMOVE,
+    add_paper,
+    remove_paper,
+)
 from papermind.library.pg_search import TERM_FREQUENCIES  # noqa: E402
 from papermind.library.query import analyse  # noqa: E402
 from papermind.library.search import SearchIndex, SearchOptions  # noqa: E402
@@ -279,6 +284,8 @@ def rewrite_ms(db: SqlDatabase) -> float:
     import psycopg
 
     paper = db.query("SELECT paper_id FROM search_chunks ORDER BY id LIMIT 1")[0][0]
+    plan = db.query(f"EXPLAIN {REMOVE}", (paper,))
+    print("\n".join(str(r[0]) for r in plan), file=sys.stderr)
     started = time.perf_counter()
     try:
         with db.transaction() as conn:

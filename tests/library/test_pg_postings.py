@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from papermind.db import open_database
+from papermind.library import pg_postings
 from papermind.library.pg_search import PG_MIGRATIONS, TERM_FREQUENCIES, PgChunkStore
 from papermind.library.search import SearchIndex
 from tests.library.search_fixtures import make_paper
@@ -53,7 +54,7 @@ def test_postings_follow_writes_and_failed_writes_leave_none(pg):
     assert postings(pg) == 0
 
 
-def test_ranking_matches_the_exact_scan_and_a_cut_keeps_exact_scores(pg):
+def test_ranking_matches_the_exact_scan_and_a_cut_keeps_exact_scores(pg, monkeypatch):
     index = SearchIndex(pg, None)
     for n in range(40):
         index.index_paper(paper(n))
@@ -65,23 +66,26 @@ def test_ranking_matches_the_exact_scan_and_a_cut_keeps_exact_scores(pg):
         fulltext.use_postings = True
         assert [(h.chunk_id, round(h.score, 6))
                 for h in index.search(query, mode="bm25", k=8)] == exact
-        fulltext.depth = 3  # most lists cut: fewer candidates, each scored exactly
+        monkeypatch.setattr(pg_postings, "MIN_DEPTH", 3)
+        fulltext.postings_budget = 1  # every list cut to 3 postings: each hit scored exactly
         scores = dict(exact)
         cut = index.search(query, mode="bm25", k=3)
-        fulltext.depth = 10_000
+        fulltext.postings_budget = 10_000
         assert cut and all(round(h.score, 6) == scores.get(h.chunk_id, round(h.score, 6))
                            for h in cut)
         assert cut[0].chunk_id == exact[0][0]
 
 
-def test_filtered_search_falls_back_to_the_scan_when_the_cut_lost_rows(pg):
+def test_filtered_search_falls_back_to_the_scan_when_the_cut_lost_rows(pg, monkeypatch):
     index = SearchIndex(pg, None)
     for n in range(20):
         index.index_paper(paper(n))
     index.fulltext.use_postings = False
     exact = [h.chunk_id for h in index.search("offensive tweets", mode="bm25", k=3,
                                                year_min=2004)]
-    index.fulltext.use_postings, index.fulltext.depth = True, 1
+    index.fulltext.use_postings = True
+    monkeypatch.setattr(pg_postings, "MIN_DEPTH", 1)
+    index.fulltext.postings_budget = 1
     hits = index.search("offensive tweets", mode="bm25", k=3, year_min=2004)
     assert len(exact) == 3 and [h.chunk_id for h in hits] == exact
 
@@ -95,3 +99,9 @@ def test_migration_backfills_postings_of_stored_chunks(pg):
     PgChunkStore(pg)
     rows = pg.query("SELECT lexeme, tf FROM search_postings ORDER BY lexeme")
     assert [(r["lexeme"], r["tf"]) for r in rows] == [("beam", 2), ("search", 1)]
+
+
+def test_rare_lexemes_are_read_whole_and_common_ones_share_the_budget():
+    got = pg_postings.depths({"rare": 50, "mid": 4_000, "common": 90_000, "the": 99_000}, 6_050)
+    assert got == {"rare": 50, "mid": 2_000, "common": 2_000, "the": 2_000}
+    assert pg_postings.depths({"a": 10, "b": 10**6}, 1) == {"a": 10, "b": pg_postings.MIN_DEPTH}

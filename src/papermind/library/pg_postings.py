@@ -3,18 +3,19 @@
 ``search_postings`` holds one row per (chunk, lexeme): the group, the lexeme, the chunk row,
 its term frequency and length, and an *impact*, the posting's BM25 term weight computed with a
 fixed reference length (``REF_LENGTH``). One B-tree, ``(grp, lexeme, impact DESC, chunk)``
-covering ``tf`` and ``len``, lets a query read the ``depth`` best postings of each query
-lexeme by an index-only scan, whatever the lexeme's document frequency: the cost of a
-library-wide query is bounded by ``lexemes x depth`` index tuples, where scoring every chunk
-that matches grows with the library.
+covering ``tf`` and ``len``, lets a query read the best postings of each query lexeme by an
+index-only scan, whatever the lexeme's document frequency: rare lexemes whole, common ones
+cut to a share of the postings budget (``depths``), so the cost of a library-wide query is
+bounded by the budget (~20,000 index tuples), where scoring every chunk that matches grows
+with the library.
 
 Scores stay FTS5's BM25 with the live statistics (idf from ``search_lexemes``, the group's
 current average length): the impact only orders the postings. Candidates get the partial
-score of the postings read; the best ``rescore`` of them are then scored exactly over every
+score of the postings read; the best ``RESCORE`` of them are then scored exactly over every
 query lexeme from their ``body_tf`` maps, so a returned row's score is its true BM25. A chunk
-that is not among the ``depth`` best postings of any query lexeme is not found: for a lexeme
-with at most ``depth`` postings nothing is cut, and the chunks cut from a longer list are the
-ones for which that lexeme weighs least (the usual impact-ordering early termination).
+that is not among the postings read for any query lexeme is not found: nothing is cut from a
+rare lexeme's list, and the chunks cut from a common one are those for which it weighs least
+(the usual impact-ordering early termination).
 
 Rows are written and deleted in the transaction that writes the chunk rows. Deletion
 recomputes each posting's key (the same deterministic SQL expression), so the index is the
@@ -29,8 +30,8 @@ from typing import Any
 K1, B = 1.2, 0.75
 REF_LENGTH = 120.0
 """Tokens: a typical chunk body. Orders postings only; scores use the live average length."""
-DEPTH = 1_000
-"""Postings read per query lexeme."""
+MIN_DEPTH = 200
+"""Postings read at least per query lexeme, whatever the budget."""
 RESCORE = 100
 """Candidates (at least; 10 x k when larger) scored exactly over every query lexeme."""
 
@@ -62,38 +63,55 @@ def add_paper(conn: Any, paper_id: str) -> None:
     conn.execute(f"INSERT INTO search_postings {_POSTINGS} WHERE c.paper_id = ?", (paper_id,))
 
 
+REMOVE = (f"DELETE FROM search_postings AS p USING ({_POSTINGS} WHERE c.paper_id = ?) AS d"
+          " WHERE p.grp = d.grp AND p.lexeme = d.lexeme AND p.impact = d.impact"
+          " AND p.chunk = d.chunk")
+"""A paper's postings, each found by its index key (one ``?``: the paper id)."""
+
+
 def remove_paper(conn: Any, paper_id: str) -> None:
-    """Delete the paper's postings (before its chunk rows), each by its index key."""
-    conn.execute(
-        f"DELETE FROM search_postings AS p USING ({_POSTINGS} WHERE c.paper_id = ?) AS d"
-        " WHERE p.grp = d.grp AND p.lexeme = d.lexeme AND p.impact = d.impact"
-        " AND p.chunk = d.chunk", (paper_id,))
+    """Delete the paper's postings (before its chunk rows)."""
+    conn.execute(REMOVE, (paper_id,))
 
 
-def ranked(lexemes: dict[str, float], group: str, average: float, k: int, *,
-           where: str = "", params: Sequence[object] = (), depth: int | None = None,
+def depths(frequencies: dict[str, int], budget: int) -> dict[str, int]:
+    """Postings to read per lexeme (lexeme -> document frequency): rarest first, each its
+    whole list or an even share of what the budget has left (at least ``MIN_DEPTH``), so
+    rare lexemes are never cut and a query reads about ``budget`` postings at most."""
+    out: dict[str, int] = {}
+    left = budget
+    names = sorted(frequencies, key=lambda name: frequencies[name])
+    for done, name in enumerate(names):
+        out[name] = min(frequencies[name], max(MIN_DEPTH, left // (len(names) - done)))
+        left = max(0, left - out[name])
+    return out
+
+
+def ranked(lexemes: dict[str, float], depth: dict[str, int], group: str, average: float,
+           k: int, *, where: str = "", params: Sequence[object] = (),
            rescore: int | None = None) -> tuple[str, list[object]]:
     """SQL and parameters of the top ``k`` (row, BM25) for ``lexemes`` (lexeme -> idf) in
-    ``group``; ``where`` (over ``c``, search_chunks) filters the candidates before the
-    exact rescoring when given."""
+    ``group``, reading ``depth[lexeme]`` postings of each; ``where`` (over ``c``,
+    search_chunks) filters the candidates before the exact rescoring when given."""
     partial = _BM25.format(tf="p.tf::float8", len="p.len")
     exact = _BM25.format(tf="t.tf", len="top.body_len")
     best = ("SELECT c.id FROM hits JOIN search_chunks AS c ON c.id = hits.chunk"
             f" WHERE {where} ORDER BY hits.partial DESC, c.id LIMIT ?") if where else (
             "SELECT hits.chunk AS id FROM hits ORDER BY hits.partial DESC, hits.chunk LIMIT ?")
     sql = (
-        "WITH q AS (SELECT * FROM unnest(?::text[], ?::float8[]) AS q(lexeme, idf)),"
+        "WITH q AS (SELECT * FROM unnest(?::text[], ?::float8[], ?::int[])"
+        " AS q(lexeme, idf, depth)),"
         f" hits AS (SELECT p.chunk, SUM(q.idf * {partial}) AS partial"
         " FROM q CROSS JOIN LATERAL (SELECT chunk, tf, len FROM search_postings AS p"
-        " WHERE p.grp = ? AND p.lexeme = q.lexeme ORDER BY p.impact DESC LIMIT ?) AS p"
+        " WHERE p.grp = ? AND p.lexeme = q.lexeme ORDER BY p.impact DESC LIMIT q.depth) AS p"
         f" GROUP BY p.chunk), best AS ({best}),"
         " top AS (SELECT c.id, c.body_tf, c.body_len FROM best"
         " JOIN search_chunks AS c ON c.id = best.id)"
         f" SELECT top.id, SUM(t.idf * {exact}) AS score FROM top CROSS JOIN LATERAL"
         " (SELECT q.idf, (top.body_tf ->> q.lexeme)::float8 AS tf FROM q) AS t"
         " WHERE t.tf IS NOT NULL GROUP BY top.id ORDER BY score DESC, top.id LIMIT ?")
-    args: list[object] = [list(lexemes), list(lexemes.values()), average, group,
-                          DEPTH if depth is None else depth, *params,
+    args: list[object] = [list(lexemes), list(lexemes.values()),
+                          [depth[name] for name in lexemes], average, group, *params,
                           max(RESCORE if rescore is None else rescore, 10 * k), average, k]
     return sql, args
 

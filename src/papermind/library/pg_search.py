@@ -173,7 +173,6 @@ class PgFullText(FullTextIndex):
     over their chunks' lexeme maps."""
 
     use_postings = True
-    depth = pg_postings.DEPTH
 
     def search(self, terms: Sequence[str], k: int,
                filters: SearchFilters = NO_FILTERS) -> list[tuple[int, float]]:
@@ -205,10 +204,11 @@ class PgFullText(FullTextIndex):
         narrowed = bool(filters.section_kinds or filters.year_min is not None
                         or filters.year_max is not None or set(_GROUPS[group]) - set(kinds))
         where, params = filters.sql() if narrowed else ("", [])
-        sql, args = pg_postings.ranked(idf, group, average, k, where=where, params=params,
-                                       depth=self.depth)
+        depth = pg_postings.depths(lexemes, self.postings_budget)
+        sql, args = pg_postings.ranked(idf, depth, group, average, k, where=where,
+                                       params=params)
         hits = [(int(r[0]), float(r[1])) for r in self.db.query(sql, args)]
-        if len(hits) < k and narrowed and max(lexemes.values()) > self.depth:
+        if len(hits) < k and narrowed and depth != lexemes:
             return self._scan(group, idf, average, k, filters, kinds)  # the cut lost rows
         return hits
 
