@@ -8,7 +8,9 @@ the chunks. A map rather than the ``tsvector`` itself: reading a query lexeme's 
 one key lookup, where a ``tsvector`` must be unnested whole (measured 10x slower). Content and bibliography chunks are separate groups, as FTS5 has two tables.
 Scores are FTS5's BM25 (k1 = 1.2, b = 0.75, idf = ln((N - n + 0.5) / (n + 0.5)), floored),
 computed over the chunks that match an OR of the query's lexemes (``ts_rank_cd`` has no idf
-and ranked worse; see bench/search_quality.py --storage).
+and ranked worse; see bench/search_quality.py --storage). Library-wide, the candidates come
+from impact-ordered postings (``pg_postings``, kept in the same transaction), so a query's
+cost is bounded by a postings budget rather than by every matching chunk.
 """
 
 from __future__ import annotations
