@@ -191,6 +191,8 @@ def build(name: str, papers: list[Paper], args: argparse.Namespace,
                             dense_weight=args.dense_weight, rrf_k=args.rrf_k)
     settings = load_settings(search={"embedder": args.embedder})
     embedder = build_embedder(settings.search)
+    if embedder is not None and args.lexical:
+        embedder = QueryMemo(embedder)  # each backend asks the same questions
 
     def progress(done: int, total: int) -> None:
         print(f"\r  embedding {done}/{total}", end="", file=sys.stderr, flush=True)
@@ -216,6 +218,24 @@ def copy_embeddings(source: SqlDatabase, target: SqlDatabase) -> None:
             [(r[0], r[1], r[2], np.frombuffer(r[3], dtype=np.float16).astype(np.float32))
              for r in rows])
     print(f"  copied {len(rows)} cached embeddings", file=sys.stderr)
+
+
+class QueryMemo:
+    """An embedder that embeds each query text once (for --lexical comparisons)."""
+
+    def __init__(self, inner: object) -> None:
+        self.inner = inner
+        self.name, self.dim = inner.name, inner.dim  # type: ignore[attr-defined]
+        self.relevance_floor = getattr(inner, "relevance_floor", None)
+        self.memo: dict[str, object] = {}
+
+    def embed_documents(self, texts: Sequence[str]) -> object:
+        return self.inner.embed_documents(texts)  # type: ignore[attr-defined]
+
+    def embed_query(self, text: str) -> object:
+        if text not in self.memo:
+            self.memo[text] = self.inner.embed_query(text)  # type: ignore[attr-defined]
+        return self.memo[text]
 
 
 def lexicals(args: argparse.Namespace) -> list[str]:

@@ -22,6 +22,7 @@ import json
 import logging
 import os
 import shutil
+import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -82,6 +83,7 @@ class TantivyFullText:
         self._generation = -1
         self._skip_generation = -1
         self._analyzer: Any = None
+        self._lock = threading.Lock()
 
     @property
     def segmenter(self) -> Segmenter:
@@ -123,7 +125,8 @@ class TantivyFullText:
         if generation == self._skip_generation:
             return None
         try:
-            return self._catch_up(generation)
+            with self._lock:  # one sync at a time in this process (the API's threads)
+                return self._catch_up(generation)
         except (OSError, ValueError, RuntimeError) as error:  # lock held elsewhere, bad files
             _log.info("tantivy index not usable (%s); FTS5 answers", error)
             self._indexes = None
