@@ -1,5 +1,6 @@
-"""Library-wide search at scale on both storage backends: PostgreSQL (tsvector BM25, pgvector
-HNSW) next to SQLite (FTS5, usearch HNSW): p50/p95 per mode and the ANN's recall@10.
+"""Library-wide search at scale on both storage backends: PostgreSQL (BM25 over the FTS5
+terms of library/lexical_terms.py, pgvector HNSW) next to SQLite (FTS5, usearch HNSW):
+p50/p95 per mode and the ANN's recall@10.
 
     .venv/bin/python bench/pg_scale.py [--size 100000] [--queries 100] [--pg URL]
 
@@ -40,7 +41,7 @@ from search_latency import PER_PAPER, SECTIONS, questions, sentences  # noqa: E4
 
 from papermind.db import Database, SqlDatabase, open_database  # noqa: E402
 from papermind.library.chunk_store import WORD  # noqa: E402
-from papermind.library.pg_search import TERM_FREQUENCIES  # noqa: E402
+from papermind.library.pg_search import term_frequencies  # noqa: E402
 from papermind.library.query import analyse  # noqa: E402
 from papermind.library.search import SearchIndex, SearchOptions  # noqa: E402
 from papermind.library.vectors import VectorIndex  # noqa: E402
@@ -113,15 +114,16 @@ def load_pg(db: SqlDatabase, rows: list[tuple], matrix: np.ndarray) -> float:
     with raw.transaction():
         raw.execute("CREATE TEMP TABLE staging (chunk_id text, paper_id text, kind text,"
                     " section_kind text, section text, year int, text text, anchors text,"
-                    " content_hash text, body text) ON COMMIT DROP")
+                    " content_hash text, body_tf jsonb, body_len int) ON COMMIT DROP")
         with raw.cursor().copy("COPY staging FROM STDIN") as copy:
-            for r in rows:
-                copy.write_row(r)
+            for start in range(0, len(rows), 5000):
+                part = rows[start:start + 5000]
+                for r, tf in zip(part, term_frequencies([r[9] for r in part]), strict=True):
+                    copy.write_row((*r[:9], *tf))
         raw.execute("INSERT INTO search_chunks(chunk_id, paper_id, kind, section_kind, section,"
                     " year, text, anchors, content_hash, body_tf, body_len) SELECT chunk_id,"
                     " paper_id, kind, section_kind, section, year, text, anchors, content_hash,"
-                    f" {TERM_FREQUENCIES.replace('?', 'body')}, array_length("
-                    "regexp_split_to_array(trim(body), '[^[:alnum:]]+'), 1) FROM staging")
+                    " body_tf, body_len FROM staging")
         raw.execute("INSERT INTO search_lexemes SELECT grp, lexeme, COUNT(*) FROM search_chunks,"
                     " jsonb_object_keys(body_tf) AS lexeme GROUP BY grp, lexeme")
         raw.execute("UPDATE search_stats AS s SET chunks = c.n, tokens = c.t FROM (SELECT grp,"

@@ -39,6 +39,7 @@ def main() -> None:
     args = parser.parse_args()
     args.chunk_tokens, args.no_enhance, args.no_priors = SearchOptions().chunk_tokens, False, True
     args.bm25_weight, args.dense_weight, args.rrf_k = 1.0, 1.0, SearchOptions().rrf_k
+    args.priors, args.fusion = False, SearchOptions().fusion
     papers, queries = qasper()
     q_index = build("qasper", papers, args)
     pm_papers, sets = pubmedqa()

@@ -1,7 +1,8 @@
 """Search quality: QASPER within-paper evidence retrieval and PubMedQA corpus retrieval.
 
     .venv/bin/python bench/search_quality.py [--embedder e5|minilm|hashing|openai]
-        [--chunk-tokens 220] [--no-enhance] [--no-priors] [--task qasper|pubmedqa|all]
+        [--chunk-tokens 220] [--no-enhance] [--priors] [--task qasper|pubmedqa|all]
+        [--fusion score|rrf] [--storage postgresql://...]
 
 QASPER: each paper of ../shared/data/qasper_subset is built into a Paper (one paragraph per
 line; short title-like lines are headings, their kind from keywords), indexed, and every
@@ -23,18 +24,22 @@ import argparse
 import hashlib
 import json
 import os
-import re
+import pickle
 import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
+from qasper_gold import Gold, norm, qasper_gold  # noqa: E402
+
 from papermind.config import load_settings  # noqa: E402
 from papermind.db import Database, SqlDatabase, open_database  # noqa: E402
 from papermind.domain import Line, Page, Paper, Paragraph, Section, SectionKind, Segment  # noqa: E402
+from papermind.library.fusion import FUSIONS  # noqa: E402
 from papermind.library.rerank import Reranker  # noqa: E402
 from papermind.library.search import SearchIndex, SearchOptions  # noqa: E402
 from papermind.library.tantivy_index import TantivyFullText, index_folder  # noqa: E402
@@ -98,13 +103,12 @@ def text_paper(name: str, paragraphs: Sequence[str], year: int | None = None,
                  paragraphs=blocks)
 
 
-def norm(text: str) -> str:
-    return re.sub(r"\s+", " ", text).strip().lower()
-
-
-def qasper(lenient: bool = False) -> tuple[list[Paper], list[tuple[str, str, Callable[[str, str], bool]]]]:
+def qasper(kind: str = "strict") -> tuple[list[Paper], list[tuple[str, str, Gold]]]:
+    """The papers and their questions with a gold test of kind ``strict`` (the answer verbatim
+    in exactly one paragraph), ``widened`` (strict, or every part of a list answer in one
+    paragraph, after normalisation) or ``lenient`` (>= 80% of the answer's words)."""
     papers: list[Paper] = []
-    queries: list[tuple[str, str, Callable[[str, str], bool]]] = []
+    queries: list[tuple[str, str, Gold]] = []
     path = DATA / "qasper_subset" / "scientific_qa_dev.jsonl"
     for number, raw in enumerate(path.read_text().splitlines()):
         record = json.loads(raw)
@@ -112,23 +116,10 @@ def qasper(lenient: bool = False) -> tuple[list[Paper], list[tuple[str, str, Cal
         papers.append(paper)
         texts = [norm(p.text) for p in paper.paragraphs]
         for question, answer in zip(record["instructions"], record["outputs"], strict=True):
-            gold = norm(answer)
-            if len(gold) >= 3 and sum(gold in t for t in texts) == 1:
-                queries.append((question, paper.id,
-                                lambda text, _pid, g=gold: g in norm(text)))
-            elif lenient and len(words := set(_TOKENS.findall(gold))) >= 2 and \
-                    sum(overlap(words, t) >= 0.8 for t in texts) >= 1:
-                queries.append((question, paper.id,
-                                lambda text, _pid, w=words: overlap(w, norm(text)) >= 0.8))
+            gold = qasper_gold(kind, answer, texts)
+            if gold is not None:
+                queries.append((question, paper.id, gold))
     return papers, queries
-
-
-_TOKENS = re.compile(r"[a-z0-9]+")
-
-
-def overlap(words: set[str], text: str) -> float:
-    """Share of the answer's words found in ``text``."""
-    return len(words & set(_TOKENS.findall(text))) / len(words)
 
 
 def pubmedqa(limit: int = 0) -> tuple[list[Paper], dict[str, list[tuple[str, str]]]]:
@@ -163,8 +154,11 @@ def evaluate(index: SearchIndex, queries: list, within: bool, modes: Sequence[st
         if mode == "reranked":  # hybrid, then the LLM reranker over the top 20
             searcher = SearchIndex(index.db, index.embedder, options=index.options,
                                    reranker=RERANKER)
+        elif mode.startswith("hybrid-"):  # hybrid with another fusion (the earlier default)
+            searcher = SearchIndex(index.db, index.embedder, options=replace(
+                index.options, fusion=mode.removeprefix("hybrid-")))
         for question, paper_id, is_gold in queries:
-            hits = searcher.search(question, mode="hybrid" if mode == "reranked" else mode,  # type: ignore[arg-type]
+            hits = searcher.search(question, mode="hybrid" if mode not in MODES else mode,  # type: ignore[arg-type]
                                    k=10 if within else 30,
                                    paper_ids=[paper_id] if within else None)
             ranks.append(rank_of(hits, is_gold, by_paper=not within))
@@ -173,7 +167,8 @@ def evaluate(index: SearchIndex, queries: list, within: bool, modes: Sequence[st
             "R@1": sum(r == 1 for r in ranks) / n, "R@5": sum(r is not None and r <= 5
                                                               for r in ranks) / n,
             "MRR": sum(1 / r for r in ranks if r is not None and r <= 10) / n,
-            "ms/query": 1000 * (time.perf_counter() - started) / n}
+            "ms/query": 1000 * (time.perf_counter() - started) / n,
+            "top5": [r is not None and r <= 5 for r in ranks]}  # type: ignore[dict-item]
     return results
 
 
@@ -187,12 +182,12 @@ def build(name: str, papers: list[Paper], args: argparse.Namespace,
         SearchIndex(db, None)  # the search tables exist
         copy_embeddings(sqlite_cache, db)
     options = SearchOptions(chunk_tokens=args.chunk_tokens, enhance_queries=not args.no_enhance,
-                            section_priors=not args.no_priors, bm25_weight=args.bm25_weight,
-                            dense_weight=args.dense_weight, rrf_k=args.rrf_k)
+                            section_priors=args.priors and not args.no_priors, bm25_weight=args.bm25_weight,
+                            dense_weight=args.dense_weight, rrf_k=args.rrf_k,
+                            fusion=args.fusion)
     settings = load_settings(search={"embedder": args.embedder})
-    embedder = build_embedder(settings.search)
-    if embedder is not None and args.lexical:
-        embedder = QueryMemo(embedder)  # each backend asks the same questions
+    built = build_embedder(settings.search)
+    embedder = QueryMemo(built, cache) if built is not None else None
 
     def progress(done: int, total: int) -> None:
         print(f"\r  embedding {done}/{total}", end="", file=sys.stderr, flush=True)
@@ -204,6 +199,31 @@ def build(name: str, papers: list[Paper], args: argparse.Namespace,
     print(f"\n  {name}: {len(papers)} papers, {index.store.count()} chunks indexed in "
           f"{time.perf_counter() - started:.1f} s", file=sys.stderr)
     return index
+
+
+class QueryMemo:
+    """The embedder, with each query embedded once across modes, fusions and runs that
+    share ``--cache`` (a pickle per model there): the ms/query of a mode that embeds a
+    query first includes embedding it, later ones do not."""
+
+    def __init__(self, embedder: object, folder: Path) -> None:
+        self._embedder = embedder
+        self._path = folder / f"queries-{getattr(embedder, 'name', 'model')}.pickle"
+        self._queries: dict[str, object] = \
+            pickle.loads(self._path.read_bytes()) if self._path.exists() else {}
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._embedder, name)
+
+    def embed_query(self, text: str) -> object:
+        if text not in self._queries:
+            self._queries[text] = self._embedder.embed_query(text)  # type: ignore[attr-defined]
+            if len(self._queries) % 50 == 0:
+                self.save()
+        return self._queries[text]
+
+    def save(self) -> None:
+        self._path.write_bytes(pickle.dumps(self._queries))
 
 
 def copy_embeddings(source: SqlDatabase, target: SqlDatabase) -> None:
@@ -218,24 +238,6 @@ def copy_embeddings(source: SqlDatabase, target: SqlDatabase) -> None:
             [(r[0], r[1], r[2], np.frombuffer(r[3], dtype=np.float16).astype(np.float32))
              for r in rows])
     print(f"  copied {len(rows)} cached embeddings", file=sys.stderr)
-
-
-class QueryMemo:
-    """An embedder that embeds each query text once (for --lexical comparisons)."""
-
-    def __init__(self, inner: object) -> None:
-        self.inner = inner
-        self.name, self.dim = inner.name, inner.dim  # type: ignore[attr-defined]
-        self.relevance_floor = getattr(inner, "relevance_floor", None)
-        self.memo: dict[str, object] = {}
-
-    def embed_documents(self, texts: Sequence[str]) -> object:
-        return self.inner.embed_documents(texts)  # type: ignore[attr-defined]
-
-    def embed_query(self, text: str) -> object:
-        if text not in self.memo:
-            self.memo[text] = self.inner.embed_query(text)  # type: ignore[attr-defined]
-        return self.memo[text]
 
 
 def lexicals(args: argparse.Namespace) -> list[str]:
@@ -257,11 +259,30 @@ def use_lexical(index: SearchIndex, name: str) -> str:
 
 
 def table(title: str, results: dict, extra: str = "") -> str:
-    rows = [f"### {title}{extra}", "", "| mode | R@1 | R@5 | MRR@10 | ms/query |",
-            "|---|---|---|---|---|"]
-    rows += [f"| {m} | {r['R@1']:.3f} | {r['R@5']:.3f} | {r['MRR']:.3f} | {r['ms/query']:.1f} |"
-             for m, r in results.items()]
+    """The metrics, R@5's 95% Wilson interval, and paired top-5 differences of hybrid."""
+    rows = [f"### {title}{extra}", "",
+            "| mode | R@1 | R@5 | R@5 95% CI | MRR@10 | ms/query |", "|---|---|---|---|---|---|"]
+    for m, r in results.items():
+        low, high = wilson(sum(r["top5"]), len(r["top5"]))
+        rows.append(f"| {m} | {r['R@1']:.3f} | {r['R@5']:.3f} | {low:.2f}-{high:.2f} | "
+                    f"{r['MRR']:.3f} | {r['ms/query']:.1f} |")
+    hybrid = results["hybrid"]["top5"]
+    pairs = [f"{other}: +{sum(h and not o for h, o in zip(hybrid, r['top5'], strict=True))}"
+             f" / -{sum(o and not h for h, o in zip(hybrid, r['top5'], strict=True))}"
+             for other, r in results.items() if other != "hybrid"]
+    rows += ["", "Paired, hybrid's top 5 against each other mode (+ found only by hybrid / "
+             "- found only by the other): " + "; ".join(pairs) + "."]
     return "\n".join(rows) + "\n"
+
+
+def wilson(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion ``hits / n``."""
+    if n == 0:
+        return 0.0, 0.0
+    p = hits / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * (p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5 / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def main() -> None:
@@ -272,7 +293,10 @@ def main() -> None:
     parser.add_argument("--bm25-weight", type=float, default=SearchOptions().bm25_weight)
     parser.add_argument("--dense-weight", type=float, default=SearchOptions().dense_weight)
     parser.add_argument("--rrf-k", type=int, default=SearchOptions().rrf_k)
-    parser.add_argument("--no-priors", action="store_true")
+    parser.add_argument("--fusion", default=SearchOptions().fusion, choices=FUSIONS,
+                        help="hybrid fusion; the other one is reported as hybrid-<name>")
+    parser.add_argument("--no-priors", action="store_true", help="section priors off (default)")
+    parser.add_argument("--priors", action="store_true", help="section priors on")
     parser.add_argument("--task", default="all", choices=["qasper", "pubmedqa", "all"])
     parser.add_argument("--limit", type=int, default=0, help="PubMedQA: first N abstracts only")
     parser.add_argument("--cache", default=str(CACHE), help="embedding cache folder")
@@ -288,23 +312,29 @@ def main() -> None:
     if settings.llm.endpoints:  # an endpoint is configured: evaluate the LLM reranker too
         RERANKER = build_reranker(settings.model_copy(update={
             "search": settings.search.model_copy(update={"rerank": True})}))
-    modes = [*MODES, *(["reranked"] if RERANKER else [])]
+    modes = [*MODES, *(f"hybrid-{f}" for f in FUSIONS if f != args.fusion),
+             *(["reranked"] if RERANKER else [])]
     report = [f"# Search quality\n\nCommand: `.venv/bin/python {' '.join(sys.argv)}`\n"]
     if args.task in ("qasper", "all"):
         papers, queries = qasper()
         index = build("qasper", papers, args)
         chunks = index.store.count()
-        _, lenient = qasper(lenient=True)
         for lexical in lexicals(args):
             tag = use_lexical(index, lexical)
             results = evaluate(index, queries, within=True, modes=modes)
             report.append(table(f"QASPER within-paper, answer verbatim in one paragraph{tag}",
                                 results, f" ({len(queries)} questions, {len(papers)} papers, "
                                 f"{chunks / len(papers):.1f} chunks/paper)"))
-            report.append(table(f"QASPER within-paper, lenient gold (>= 80% of the answer's "
-                                f"words in one chunk){tag}",
-                                evaluate(index, lenient, within=True, modes=modes),
-                                f" ({len(lenient)} questions)"))
+            for kind, title in (("widened", "widened gold (strict, or every item of a list "
+                                 "answer in one or two paragraphs)"),
+                                ("lenient", "lenient gold (>= 80% of the answer's words in one "
+                                 "chunk)")):
+                _, more = qasper(kind)
+                report.append(table(f"QASPER within-paper, {title}{tag}",
+                                    evaluate(index, more, within=True, modes=modes),
+                                    f" ({len(more)} questions)"))
+        if isinstance(index.embedder, QueryMemo):
+            index.embedder.save()
     if args.task in ("pubmedqa", "all"):
         papers, sets = pubmedqa(args.limit)
         index = build("pubmedqa", papers, args)
@@ -315,6 +345,8 @@ def main() -> None:
                 report.append(table(f"PubMedQA corpus, queries = {name}s{tag}",
                                     evaluate(index, queries, within=False, modes=modes),
                                     f" ({len(queries)} queries, {len(papers)} abstracts)"))
+        if isinstance(index.embedder, QueryMemo):
+            index.embedder.save()
     text = "\n".join(report)
     print(text)
     Path(args.out).write_text(text)

@@ -38,9 +38,12 @@ class SearchSettings(BaseModel):
     embedding_base_url: str | None = Field(default=None, description="OpenAI-compatible /embeddings")
     embedding_model: str | None = Field(default=None, description="model name at that endpoint")
     embedding_api_key: str | None = Field(default=None, description="key for that endpoint")
-    bm25_weight: float = Field(default=1.0, description="weight of BM25 ranks in fusion")
-    dense_weight: float = Field(default=1.0, description="weight of dense ranks in fusion")
-    rrf_k: int = Field(default=60, description="reciprocal rank fusion constant")
+    bm25_weight: float = Field(default=1.0, description="weight of BM25 in fusion")
+    dense_weight: float = Field(default=1.0, description="weight of dense search in fusion")
+    fusion: Literal["score", "rrf"] = Field(
+        default="score", description="hybrid fusion: 'score' (min-max normalised scores, "
+        "weighted) or 'rrf' (reciprocal rank fusion)")
+    rrf_k: int = Field(default=60, description="reciprocal rank fusion constant ('rrf')")
     rerank: bool = Field(default=False, description="use the LLM reranker when a model is configured")
     default_k: int = Field(default=10, description="results returned when --k is not given")
     enhance_queries: bool = Field(default=True, description="keywords + expansions for BM25")

@@ -1,5 +1,6 @@
-"""Chunks and BM25 on PostgreSQL: each chunk's lexemes (``to_tsvector('english', ...)``)
-kept as a GIN-indexed JSONB map lexeme -> term frequency, scored as BM25.
+"""Chunks and BM25 on PostgreSQL: each chunk's terms (``lexical_terms``: the terms FTS5's porter
+tokenizer makes on the SQLite backend) kept as a GIN-indexed JSONB map term -> frequency,
+scored as BM25, so both backends score the same terms with the same formula.
 
 The same search tables as the SQLite backend (``search_chunks``, ``search_embeddings``,
 ``search_changes``), plus what BM25 needs that FTS5 keeps for itself: per-lexeme document
@@ -7,8 +8,10 @@ frequencies and per-group chunk and token counts, updated in the transaction tha
 the chunks. A map rather than the ``tsvector`` itself: reading a query lexeme's frequency is
 one key lookup, where a ``tsvector`` must be unnested whole (measured 10x slower). Content and bibliography chunks are separate groups, as FTS5 has two tables.
 Scores are FTS5's BM25 (k1 = 1.2, b = 0.75, idf = ln((N - n + 0.5) / (n + 0.5)), floored),
-computed over the chunks that match an OR of the query's lexemes (``ts_rank_cd`` has no idf
-and ranked worse; see bench/search_quality.py --storage).
+summed over the query's words as FTS5 sums over its phrases (two words with one stem count
+twice), over the chunks that match any of them (``ts_rank_cd`` has no idf and ranked worse;
+``to_tsvector('english')`` lexemes drop stopwords and split words unlike FTS5 and cost a
+QASPER question in thirteen; see bench/search_quality.py --storage).
 """
 
 from __future__ import annotations
@@ -24,13 +27,12 @@ from papermind.db import SqlDatabase
 from papermind.domain import Chunk
 from papermind.library.chunk_store import ALL_PAPERS, WORD, ChunkStore
 from papermind.library.fulltext import NO_FILTERS, FullTextIndex, SearchFilters
+from papermind.library.lexical_terms import lexical_terms
 
 COMPONENT = "search"
-TEXT_CONFIG = "english"
-"""Snowball English stemming, like FTS5's porter tokenizer (which keeps stopwords)."""
 K1, B = 1.2, 0.75
 PG_MIGRATIONS = [
-    f"""
+    """
     CREATE TABLE search_chunks (
         id           BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
         chunk_id     TEXT NOT NULL UNIQUE,
@@ -77,12 +79,17 @@ PG_MIGRATIONS = [
         generation BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
         paper_id   TEXT NOT NULL
     );
-    -- {TEXT_CONFIG}: the text search configuration of every to_tsvector below
+    """,
+    # lexemes were to_tsvector('english', body): the chunk rows go (papers then show "not
+    # indexed"; `papermind reindex` rebuilds them with the FTS5 terms), embeddings stay
+    f"""
+    DELETE FROM search_chunks;
+    DELETE FROM search_lexemes;
+    DELETE FROM search_terms;
+    UPDATE search_stats SET chunks = 0, tokens = 0;
+    INSERT INTO search_changes(paper_id) VALUES ('{ALL_PAPERS}');
     """,
 ]
-TERM_FREQUENCIES = ("(SELECT COALESCE(jsonb_object_agg(lexeme, cardinality(positions)), '{}')"
-                    f" FROM unnest(to_tsvector('{TEXT_CONFIG}', ?)))")
-"""SQL of a body's lexeme -> term frequency map (one ``?``: the body text)."""
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 _GROUPS = {"content": ("content", "equation", "caption"), "reference": ("reference",)}
 
@@ -102,11 +109,11 @@ class PgChunkStore(ChunkStore):
             conn.executemany(
                 "INSERT INTO search_chunks(chunk_id, paper_id, kind, section_kind, section,"
                 " year, text, anchors, content_hash, body_tf, body_len)"
-                f" VALUES (?,?,?,?,?,?,?,?,?, {TERM_FREQUENCIES}, ?)",
+                " VALUES (?,?,?,?,?,?,?,?,?,?::jsonb,?)",
                 [(c.id, c.paper_id, c.kind, c.section_kind, _json(c.section_path), c.year,
                   c.text, _json([a.model_dump(exclude_defaults=True) for a in c.anchors]),
-                  c.content_hash, body, len(_TOKEN.findall(body)))
-                 for c, body in zip(chunks, bodies, strict=True)])
+                  c.content_hash, *frequencies)
+                 for c, frequencies in zip(chunks, term_frequencies(bodies), strict=True)])
             self._count_lexemes(conn, paper_id, +1)
             conn.execute("INSERT INTO search_changes(paper_id) VALUES (?)", (paper_id,))
 
@@ -173,26 +180,30 @@ class PgFullText(FullTextIndex):
         words = list(dict.fromkeys(w.lower() for t in terms for w in _TOKEN.findall(t)))
         if not words or k <= 0:
             return []
+        query = [term for found in lexical_terms().terms(words) for term in found]
         hits: list[tuple[int, float]] = []
         for group, kinds in _GROUPS.items():
             wanted = [kind for kind in kinds if kind in (filters.kinds or kinds)]
             if wanted:
-                hits += self._group(group, words, k, filters, wanted)
+                hits += self._group(group, query, k, filters, wanted)
         return sorted(hits, key=lambda h: -h[1])[:k]
 
-    def _group(self, group: str, words: list[str], k: int, filters: SearchFilters,
+    def _group(self, group: str, query: list[str], k: int, filters: SearchFilters,
                kinds: list[str]) -> list[tuple[int, float]]:
+        """BM25 in one group; ``query`` holds a term per query word, as FTS5 has a phrase
+        per word (so a term two words share counts twice, as there)."""
         stats = self.db.query("SELECT chunks, tokens FROM search_stats WHERE grp = ?", (group,))
         chunks, tokens = (int(stats[0][0]), int(stats[0][1])) if stats else (0, 0)
         if chunks == 0:
             return []
-        lexemes = self._lexemes(group, words)
+        lexemes = self._lexemes(group, list(dict.fromkeys(query)))
         if not filters.paper_ids:
             lexemes = self._rarest(lexemes)
-        if not lexemes:
+        names = [term for term in query if term in lexemes]
+        if not names:
             return []
-        names = list(lexemes)
-        idf = [max(1e-6, math.log((chunks - n + 0.5) / (n + 0.5))) for n in lexemes.values()]
+        idf = [max(1e-6, math.log((chunks - lexemes[t] + 0.5) / (lexemes[t] + 0.5)))
+               for t in names]
         where, params = filters.sql()
         sql = (
             "SELECT c.id, SUM(t.idf * t.tf * ? / (t.tf + ? * (? + ? * c.body_len / ?)))"
@@ -201,8 +212,8 @@ class PgFullText(FullTextIndex):
             " AS q(lexeme, idf)) AS t"
             f" WHERE c.body_tf ?| ?::text[] AND t.tf IS NOT NULL AND c.grp = ?"
             f" AND c.kind = ANY(?) AND {where} GROUP BY c.id ORDER BY score DESC, c.id LIMIT ?")
-        args = [K1 + 1, K1, 1 - B, B, max(1.0, tokens / chunks), names, idf, names, group,
-                kinds, *params, k]
+        args = [K1 + 1, K1, 1 - B, B, max(1.0, tokens / chunks), names, idf,
+                list(dict.fromkeys(names)), group, kinds, *params, k]
         return [(int(r[0]), float(r[1])) for r in self.db.query(sql, args)]
 
     def _rarest(self, lexemes: dict[str, int]) -> dict[str, int]:
@@ -219,13 +230,16 @@ class PgFullText(FullTextIndex):
             kept[lexeme] = lexemes[lexeme]
         return kept
 
-    def _lexemes(self, group: str, words: list[str]) -> dict[str, int]:
-        """The words' lexemes that occur in ``group``, with their document frequencies."""
-        rows = self.db.query(
-            "SELECT DISTINCT u.lexeme, l.df FROM unnest(?::text[]) AS w,"
-            f" unnest(to_tsvector('{TEXT_CONFIG}', w)) AS u JOIN search_lexemes AS l"
-            " ON l.grp = ? AND l.lexeme = u.lexeme WHERE l.df > 0", (words, group))
+    def _lexemes(self, group: str, terms: list[str]) -> dict[str, int]:
+        """The ``terms`` that occur in ``group``, with their document frequencies."""
+        rows = self.db.query("SELECT lexeme, df FROM search_lexemes WHERE grp = ?"
+                             " AND lexeme = ANY(?) AND df > 0", (group, terms))
         return {str(r[0]): int(r[1]) for r in rows}
+
+
+def term_frequencies(bodies: Sequence[str]) -> list[tuple[str, int]]:
+    """Each body's term -> frequency map (JSON) and its length in terms, as FTS5 counts."""
+    return [(_json(Counter(terms)), len(terms)) for terms in lexical_terms().terms(bodies)]
 
 
 def _json(value: object) -> str:

@@ -1,4 +1,4 @@
-"""Hybrid search over the library: BM25 (FTS5) + dense vectors, fused by weighted RRF.
+"""Hybrid search over the library: BM25 (FTS5) + dense vectors, fused (library/fusion.py).
 
 ``SearchIndex`` is also the library's indexer: ``index_paper`` / ``remove_paper`` keep the
 search tables in step with the paper store (they join the caller's transaction).
@@ -18,6 +18,7 @@ from papermind.library.chunk_store import StoredChunk
 from papermind.library.chunking import chunk_paper, index_text
 from papermind.library.embedders import Embedder
 from papermind.library.fulltext import SearchFilters
+from papermind.library.fusion import FusionMethod, fuse, fuse_with
 from papermind.library.ports import DenseIndex, search_backend
 from papermind.library.query import QueryPlan, analyse, plain_plan
 from papermind.library.rerank import Reranker
@@ -35,6 +36,8 @@ class SearchOptions:
     chunk_tokens: int = 220
     bm25_weight: float = 1.0
     dense_weight: float = 1.0
+    fusion: FusionMethod = "score"
+    """How hybrid combines the two rankings: normalised scores, or ranks (``rrf``)."""
     rrf_k: int = 60
     candidates: int = 50
     enhance_queries: bool = True
@@ -51,7 +54,6 @@ class SearchOptions:
     """Library-wide dense/hybrid search returns nothing ('no good match') when the best dense
     cosine is below this (within chosen papers it never does); None = the embedder's measured
     ``relevance_floor`` (if any), 0 = off."""
-    """Library-wide dense search uses the HNSW index from this many vectors (None: never)."""
 
 
 class SearchIndex:
@@ -193,8 +195,9 @@ class SearchIndex:
             return self._prioritised(plan, lexical, score_is_rank=False), None
         if mode == "dense":
             return self._prioritised(plan, dense, score_is_rank=False), best
-        fused = fuse([lexical, dense], [self.options.bm25_weight, self.options.dense_weight],
-                     self.options.rrf_k)
+        fused = fuse_with(self.options.fusion, [lexical, dense],
+                          [self.options.bm25_weight, self.options.dense_weight],
+                          self.options.rrf_k)
         return self._prioritised(plan, fused, score_is_rank=True), best
 
     def _query_vector(self, text: str) -> np.ndarray:
@@ -236,16 +239,6 @@ class SearchIndex:
             self._vectors = self.backend.vectors(self.embedder.name, self.embedder.dim,
                                                  ann_min_rows=self.options.ann_min_rows)
         return self._vectors
-
-
-def fuse(rankings: Sequence[Sequence[tuple[int, float]]], weights: Sequence[float],
-         k: int = 60) -> list[tuple[int, float]]:
-    """Weighted reciprocal rank fusion: sum of ``w / (k + rank)`` over the rankings."""
-    scores: dict[int, float] = {}
-    for ranking, weight in zip(rankings, weights, strict=True):
-        for rank, (row, _) in enumerate(ranking, start=1):
-            scores[row] = scores.get(row, 0.0) + weight / (k + rank)
-    return sorted(scores.items(), key=lambda item: (-item[1], item[0]))
 
 
 def to_hit(chunk: StoredChunk, score: float) -> SearchHit:

@@ -70,7 +70,8 @@ def build_search_index(settings: Settings, db: SqlDatabase,
     search = settings.search
     options = SearchOptions(
         chunk_tokens=search.chunk_tokens, bm25_weight=search.bm25_weight,
-        dense_weight=search.dense_weight, rrf_k=search.rrf_k, candidates=search.candidates,
+        dense_weight=search.dense_weight, fusion=search.fusion, rrf_k=search.rrf_k,
+        candidates=search.candidates,
         enhance_queries=search.enhance_queries, section_priors=search.section_priors,
         rerank_depth=search.rerank_depth, ann_min_rows=search.ann_min_rows,
         lexical_min_rows=search.lexical_min_rows,
