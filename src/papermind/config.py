@@ -62,6 +62,10 @@ class SearchSettings(BaseModel):
         default=20_000, description="library-wide dense search uses an HNSW index (usearch, "
                                     "a file next to the library; pgvector on PostgreSQL) "
                                     "from this many vectors; null = always exact")
+    lexical_min_rows: int | None = Field(
+        default=20_000, description="BM25 on SQLite uses a tantivy index (a folder next to "
+                                    "the library, kept in step with FTS5) from this many "
+                                    "chunks; null = FTS5 only")
     cross_encoder_model: Path | None = Field(
         default=None, description="local ONNX cross-encoder used as reranker when set")
     cross_encoder_tokenizer: Path | None = Field(

@@ -74,6 +74,7 @@ def build_search_index(settings: Settings, db: SqlDatabase,
         candidates=search.candidates,
         enhance_queries=search.enhance_queries, section_priors=search.section_priors,
         rerank_depth=search.rerank_depth, ann_min_rows=search.ann_min_rows,
+        lexical_min_rows=search.lexical_min_rows,
         relevance_floor=search.relevance_floor, cjk_segmenter=search.cjk_segmenter)
     index = SearchIndex(db, build_embedder(search), options=options,
                         reranker=build_reranker(settings, db, gateway))
