@@ -42,6 +42,7 @@ from papermind.domain import Line, Page, Paper, Paragraph, Section, SectionKind,
 from papermind.library.fusion import FUSIONS  # noqa: E402
 from papermind.library.rerank import Reranker  # noqa: E402
 from papermind.library.search import SearchIndex, SearchOptions  # noqa: E402
+from papermind.library.tantivy_index import TantivyFullText, index_folder  # noqa: E402
 from papermind.services.search import build_embedder, build_reranker  # noqa: E402
 
 DATA = Path(os.environ.get("PAPERMIND_SHARED_DATA", ROOT.parent / "shared" / "data"))
@@ -239,6 +240,24 @@ def copy_embeddings(source: SqlDatabase, target: SqlDatabase) -> None:
     print(f"  copied {len(rows)} cached embeddings", file=sys.stderr)
 
 
+def lexicals(args: argparse.Namespace) -> list[str]:
+    return args.lexical.split(",") if args.lexical else [""]
+
+
+def use_lexical(index: SearchIndex, name: str) -> str:
+    """Point ``index``'s BM25 at FTS5 or at the tantivy index (SQLite); a title suffix."""
+    if not name:
+        return ""
+    fulltext = index.backend.fulltext
+    if not isinstance(fulltext, TantivyFullText):
+        raise SystemExit("--lexical compares the SQLite backends only")
+    fulltext.min_rows = None if name == "fts5" else 0
+    fulltext.folder = index_folder(index.db) if name == "tantivy" else None
+    fulltext._skip_generation = -1
+    index.fulltext = fulltext
+    return f" [BM25: {name}]"
+
+
 def table(title: str, results: dict, extra: str = "") -> str:
     """The metrics, R@5's 95% Wilson interval, and paired top-5 differences of hybrid."""
     rows = [f"### {title}{extra}", "",
@@ -282,6 +301,9 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=0, help="PubMedQA: first N abstracts only")
     parser.add_argument("--cache", default=str(CACHE), help="embedding cache folder")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "search_quality.md"))
+    parser.add_argument("--lexical", default="",
+                        help="SQLite BM25 backends to compare, e.g. 'fts5,tantivy' (default: "
+                             "the configured one, which is FTS5 below search.lexical_min_rows)")
     parser.add_argument("--storage", default="",
                         help="a postgresql:// URL: index there (default: SQLite in --cache)")
     args = parser.parse_args()
@@ -297,28 +319,32 @@ def main() -> None:
         papers, queries = qasper()
         index = build("qasper", papers, args)
         chunks = index.store.count()
-        results = evaluate(index, queries, within=True, modes=modes)
-        report.append(table("QASPER within-paper, answer verbatim in one paragraph", results,
-                            f" ({len(queries)} questions, {len(papers)} papers, "
-                            f"{chunks / len(papers):.1f} chunks/paper)"))
-        for kind, title in (("widened", "widened gold (strict, or every item of a list "
-                             "answer in one or two paragraphs)"),
-                            ("lenient", "lenient gold (>= 80% of the answer's words in one "
-                             "chunk)")):
-            _, more = qasper(kind)
-            report.append(table(f"QASPER within-paper, {title}",
-                                evaluate(index, more, within=True, modes=modes),
-                                f" ({len(more)} questions)"))
+        for lexical in lexicals(args):
+            tag = use_lexical(index, lexical)
+            results = evaluate(index, queries, within=True, modes=modes)
+            report.append(table(f"QASPER within-paper, answer verbatim in one paragraph{tag}",
+                                results, f" ({len(queries)} questions, {len(papers)} papers, "
+                                f"{chunks / len(papers):.1f} chunks/paper)"))
+            for kind, title in (("widened", "widened gold (strict, or every item of a list "
+                                 "answer in one or two paragraphs)"),
+                                ("lenient", "lenient gold (>= 80% of the answer's words in one "
+                                 "chunk)")):
+                _, more = qasper(kind)
+                report.append(table(f"QASPER within-paper, {title}{tag}",
+                                    evaluate(index, more, within=True, modes=modes),
+                                    f" ({len(more)} questions)"))
         if isinstance(index.embedder, QueryMemo):
             index.embedder.save()
     if args.task in ("pubmedqa", "all"):
         papers, sets = pubmedqa(args.limit)
         index = build("pubmedqa", papers, args)
-        for name, pairs in sets.items():
-            queries = [(q, pid, lambda _t, p, g=pid: p == g) for q, pid in pairs]
-            report.append(table(f"PubMedQA corpus, queries = {name}s",
-                                evaluate(index, queries, within=False, modes=modes),
-                                f" ({len(queries)} queries, {len(papers)} abstracts)"))
+        for lexical in lexicals(args):
+            tag = use_lexical(index, lexical)
+            for name, pairs in sets.items():
+                queries = [(q, pid, lambda _t, p, g=pid: p == g) for q, pid in pairs]
+                report.append(table(f"PubMedQA corpus, queries = {name}s{tag}",
+                                    evaluate(index, queries, within=False, modes=modes),
+                                    f" ({len(queries)} queries, {len(papers)} abstracts)"))
         if isinstance(index.embedder, QueryMemo):
             index.embedder.save()
     text = "\n".join(report)

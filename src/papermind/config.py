@@ -67,6 +67,10 @@ class SearchSettings(BaseModel):
         default=20_000, description="library-wide dense search uses an HNSW index (usearch, "
                                     "a file next to the library; pgvector on PostgreSQL) "
                                     "from this many vectors; null = always exact")
+    lexical_min_rows: int | None = Field(
+        default=20_000, description="BM25 on SQLite uses a tantivy index (a folder next to "
+                                    "the library, kept in step with FTS5) from this many "
+                                    "chunks; null = FTS5 only")
     cross_encoder_model: Path | None = Field(
         default=None, description="local ONNX cross-encoder used as reranker when set")
     cross_encoder_tokenizer: Path | None = Field(
@@ -176,6 +180,10 @@ class JobsSettings(BaseModel):
     heartbeat_s: float = Field(default=2.0, description="how often a worker reports it is alive")
     stalled_after_s: float = Field(
         default=10.0, description="a worker silent this long is dead: its jobs go to others")
+    shutdown_timeout: float = Field(
+        default=25.0, ge=0, description="seconds a stopping worker (SIGTERM, Ctrl-C) lets its "
+        "running jobs finish before it puts them back on the queue for another worker (keep "
+        "it below your supervisor's kill timeout, e.g. Kubernetes' 30 s grace period)")
 
 
 class StorageSettings(BaseModel):
@@ -185,6 +193,14 @@ class StorageSettings(BaseModel):
         default=None, description="'sqlite:///<path>' or 'postgresql://user@host:port/db' "
         "(needs the pgvector extension and the 'postgres' extra); null = "
         "sqlite:///<home>/library.sqlite3")
+    files: Path | None = Field(
+        default=None, description="folder of the papers' original files (content-addressed); "
+        "for workers on other machines, a folder every machine mounts (NFS, SMB, a shared "
+        "volume); null = <home>/files")
+    keepalive_s: int = Field(
+        default=30, ge=0, description="PostgreSQL connections: TCP keepalive idle seconds "
+        "(libpq keepalives_idle; 3 probes keepalive_s/3 apart), so a connection to a lost "
+        "server or through a dropped NAT fails instead of hanging; 0 = the OS default")
 
 
 class Settings(BaseSettings):
@@ -218,6 +234,11 @@ class Settings(BaseSettings):
     def storage_url(self) -> str:
         """``storage.url``, or the SQLite file under the home folder when it is not set."""
         return self.storage.url or f"sqlite:///{self.db_path}"
+
+    @property
+    def files_dir(self) -> Path:
+        """``storage.files``, or ``<home>/files`` when it is not set."""
+        return self.storage.files.expanduser() if self.storage.files else self.home_dir / "files"
 
     @property
     def on_postgres(self) -> bool:

@@ -37,10 +37,19 @@ def parsing(name="parsing", year=2012):
     ], name=name, year=year)
 
 
+@pytest.fixture(params=["fts5", "tantivy"])
+def lexical(request, library_db):
+    """BM25 through FTS5, or through the tantivy index (SQLite only) from the first chunk."""
+    if request.param == "tantivy" and library_db.dialect != "sqlite":
+        pytest.skip("the tantivy index belongs to the SQLite backend")
+    return SearchOptions(lexical_min_rows=0 if request.param == "tantivy" else None)
+
+
 @pytest.fixture
-def index(library_db):
-    """An index on each backend (SQLite, PostgreSQL): the same tests must pass on both."""
-    idx = SearchIndex(library_db, CountingEmbedder())
+def index(library_db, lexical):
+    """An index on each backend (SQLite, PostgreSQL; on SQLite with each BM25 index): the
+    same tests must pass on all."""
+    idx = SearchIndex(library_db, CountingEmbedder(), options=lexical)
     idx.index_paper(tweets())
     idx.index_paper(parsing())
     return idx
@@ -174,11 +183,12 @@ def test_document_frequencies_follow_writes_and_prune_keeps_rare_words(index):
     assert store.document_frequencies(["tweets"]) == {"tweets": 4}
     index.remove_paper(tweets(name="tweets-2").id)
     assert store.document_frequencies(["tweets", "offensive"]) == {"tweets": 2, "offensive": 3}
-    index.fulltext.postings_budget = 1
-    assert index.fulltext.prune(["offensive", "treebank", "unseen"]) == ["unseen", "treebank"]
-    index.fulltext.postings_budget = 0
-    assert index.fulltext.prune(["offensive tweets"]) == ["tweets"]
-    assert index.fulltext.prune(["unseen offensive"]) == ["unseen", "offensive"]
+    fts = getattr(index.fulltext, "fallback", index.fulltext)  # FTS5 behind tantivy
+    fts.postings_budget = 1
+    assert fts.prune(["offensive", "treebank", "unseen"]) == ["unseen", "treebank"]
+    fts.postings_budget = 0
+    assert fts.prune(["offensive tweets"]) == ["tweets"]
+    assert fts.prune(["unseen offensive"]) == ["unseen", "offensive"]
     assert index.search("unseen offensive", mode="bm25")
 
 

@@ -17,8 +17,9 @@ def worker(
     """Run queued jobs on this machine until stopped (library on PostgreSQL).
 
     Start any number, on any machines that reach the same PostgreSQL (storage.url) and the
-    same model endpoints. Ctrl-C / SIGTERM let running jobs finish; a worker that dies has
-    its jobs resumed by another from their last checkpoint."""
+    same model endpoints. Ctrl-C / SIGTERM: no new jobs; running ones get
+    jobs.shutdown_timeout seconds to finish, then go back on the queue; a worker that dies
+    has its jobs resumed by another from their last checkpoint."""
     import asyncio
 
     from papermind.errors import ConfigError
@@ -32,11 +33,12 @@ def worker(
                                "with the embedded library `papermind serve` runs the jobs")
     jobs = settings.jobs
     options = WorkerOptions(concurrency=concurrency or jobs.worker_concurrency,
-                            heartbeat_s=jobs.heartbeat_s, stalled_after_s=jobs.stalled_after_s)
+                            heartbeat_s=jobs.heartbeat_s, stalled_after_s=jobs.stalled_after_s,
+                            shutdown_timeout_s=jobs.shutdown_timeout)
     configure_json_logging()
     box = container(ctx)
     service = box.job_service(enqueue_only=False)
-    asyncio.run(run_worker(service, settings.storage_url, options, reports=box.report_dir))
+    asyncio.run(run_worker(service, box.storage_url, options, reports=box.report_dir))
 
 
 def register(app: typer.Typer) -> None:

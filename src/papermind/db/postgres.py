@@ -15,6 +15,7 @@ import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 from papermind.db import Migrations, steps_for
 from papermind.errors import ConfigError
@@ -23,6 +24,21 @@ DIALECT = "postgres"
 _MIGRATION_LOCK = 0x7061706572  # "paper": one advisory lock key for schema changes
 _PLACEHOLDER = re.compile(r"\?(?![|&])")
 """A ``?`` parameter; ``?|`` and ``?&`` are JSONB operators."""
+
+
+def with_keepalives(url: str, idle_s: int) -> str:
+    """``url`` with libpq's TCP keepalive parameters added (any it already names are kept):
+    a connection whose peer vanished (a lost machine, a NAT or firewall that dropped it)
+    fails after about ``idle_s`` + 3 probes ``idle_s / 3`` apart instead of hanging.
+    ``idle_s`` 0: the URL unchanged (the OS default). libpq ignores them on Unix sockets."""
+    if idle_s <= 0:
+        return url
+    parts = urlsplit(url)
+    query = dict(parse_qsl(parts.query, keep_blank_values=True))
+    for key, value in (("keepalives", 1), ("keepalives_idle", idle_s),
+                       ("keepalives_interval", max(1, idle_s // 3)), ("keepalives_count", 3)):
+        query.setdefault(key, str(value))
+    return urlunsplit(parts._replace(query=urlencode(query, safe="/", quote_via=quote)))
 
 
 class Row(tuple[Any, ...]):

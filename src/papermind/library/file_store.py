@@ -1,4 +1,5 @@
-"""Original files of stored papers, under ``<home>/files/<id><ext>``.
+"""Original files of stored papers, under ``storage.files`` (``<home>/files/<id><ext>``
+by default; a folder several machines may share).
 
 Writes are staged: the bytes go to a hidden temporary name first and are renamed into place
 only when the caller's unit of work commits, so a failure never leaves a half-stored file.
@@ -6,12 +7,16 @@ only when the caller's unit of work commits, so a failure never leaves a half-st
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
+import socket
 import time
 from pathlib import Path
 
 TEMP_PREFIX = ".tmp-"
+HOST = hashlib.sha256(socket.gethostname().encode()).hexdigest()[:10]
+"""This machine, in temporary names: the folder may be shared (``storage.files``)."""
 STALE_TEMP_S = 3600.0
 """A temporary file of a process that may still be alive is only swept after this long."""
 
@@ -107,12 +112,15 @@ class FileStore:
 
 
 def _temp_name(name: str) -> str:
-    return f"{TEMP_PREFIX}{os.getpid()}-{secrets.token_hex(6)}-{name}"
+    return f"{TEMP_PREFIX}{os.getpid()}@{HOST}-{secrets.token_hex(6)}-{name}"
 
 
 def _writer_alive(temp_name: str) -> bool:
-    """Whether the process that wrote ``temp_name`` may still be running (True if unknown)."""
-    pid = temp_name[len(TEMP_PREFIX):].split("-", 1)[0]
+    """Whether the process that wrote ``temp_name`` may still be running (True if unknown:
+    a writer on another machine sharing the folder is judged by age, never by its pid)."""
+    pid, _, host = temp_name[len(TEMP_PREFIX):].split("-", 1)[0].partition("@")
+    if host and host != HOST:
+        return True
     if not pid.isdigit() or len(pid) > 9:
         return True  # an older name without a process id: judged by age
     if int(pid) == os.getpid():

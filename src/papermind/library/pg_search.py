@@ -11,7 +11,9 @@ Scores are FTS5's BM25 (k1 = 1.2, b = 0.75, idf = ln((N - n + 0.5) / (n + 0.5)),
 summed over the query's words as FTS5 sums over its phrases (two words with one stem count
 twice), over the chunks that match any of them (``ts_rank_cd`` has no idf and ranked worse;
 ``to_tsvector('english')`` lexemes drop stopwords and split words unlike FTS5 and cost a
-QASPER question in thirteen; see bench/search_quality.py --storage).
+QASPER question in thirteen; see bench/search_quality.py --storage). Library-wide, the
+candidates come from impact-ordered postings (``pg_postings``, kept in the same transaction),
+so a query's cost is bounded by a postings budget rather than by every matching chunk.
 """
 
 from __future__ import annotations
@@ -25,12 +27,13 @@ from typing import Any
 
 from papermind.db import SqlDatabase
 from papermind.domain import Chunk
+from papermind.library import pg_postings
 from papermind.library.chunk_store import ALL_PAPERS, WORD, ChunkStore
 from papermind.library.fulltext import NO_FILTERS, FullTextIndex, SearchFilters
 from papermind.library.lexical_terms import lexical_terms
+from papermind.library.pg_postings import K1, B
 
 COMPONENT = "search"
-K1, B = 1.2, 0.75
 PG_MIGRATIONS = [
     """
     CREATE TABLE search_chunks (
@@ -89,6 +92,7 @@ PG_MIGRATIONS = [
     UPDATE search_stats SET chunks = 0, tokens = 0;
     INSERT INTO search_changes(paper_id) VALUES ('{ALL_PAPERS}');
     """,
+    pg_postings.MIGRATION,
 ]
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 _GROUPS = {"content": ("content", "equation", "caption"), "reference": ("reference",)}
@@ -115,6 +119,7 @@ class PgChunkStore(ChunkStore):
                   c.content_hash, *frequencies)
                  for c, frequencies in zip(chunks, term_frequencies(bodies), strict=True)])
             self._count_lexemes(conn, paper_id, +1)
+            pg_postings.add_paper(conn, paper_id)
             conn.execute("INSERT INTO search_changes(paper_id) VALUES (?)", (paper_id,))
 
     def remove_paper(self, paper_id: str) -> None:
@@ -124,7 +129,7 @@ class PgChunkStore(ChunkStore):
 
     def clear(self) -> None:
         with self.db.transaction() as conn:
-            for table in ("search_chunks", "search_terms", "search_lexemes"):
+            for table in ("search_postings", "search_chunks", "search_terms", "search_lexemes"):
                 conn.execute(f"DELETE FROM {table}")
             conn.execute("UPDATE search_stats SET chunks = 0, tokens = 0")
             conn.execute("INSERT INTO search_changes(paper_id) VALUES (?)", (ALL_PAPERS,))
@@ -136,6 +141,7 @@ class PgChunkStore(ChunkStore):
             return
         self._count_terms([" ".join(json.loads(r["section"])) + " " + r["text"] for r in old], -1)
         self._count_lexemes(self.db, paper_id, -1)
+        pg_postings.remove_paper(self.db, paper_id)
         self.db.execute("DELETE FROM search_chunks WHERE paper_id = ?", (paper_id,))
 
     def _count_terms(self, bodies: Sequence[str], sign: int) -> None:
@@ -170,8 +176,12 @@ class PgChunkStore(ChunkStore):
 
 
 class PgFullText(FullTextIndex):
-    """BM25 over the chunks' lexeme maps, filters applied in the same query; library-wide
-    queries keep the rarest lexemes (``_rarest``), as SQLite keeps the rarest words."""
+    """BM25 with the filters applied in SQL: library-wide over impact-ordered postings
+    (``pg_postings``; ``use_postings = False`` scans the lexeme maps of the chunks matching
+    the rarest lexemes instead, as SQLite keeps the rarest words); within given papers, exact
+    over their chunks' lexeme maps."""
+
+    use_postings = True
 
     def search(self, terms: Sequence[str], k: int,
                filters: SearchFilters = NO_FILTERS) -> list[tuple[int, float]]:
@@ -194,16 +204,33 @@ class PgFullText(FullTextIndex):
         per word (so a term two words share counts twice, as there)."""
         stats = self.db.query("SELECT chunks, tokens FROM search_stats WHERE grp = ?", (group,))
         chunks, tokens = (int(stats[0][0]), int(stats[0][1])) if stats else (0, 0)
-        if chunks == 0:
+        lexemes = self._lexemes(group, list(dict.fromkeys(query))) if chunks else {}
+        if not lexemes:
             return []
-        lexemes = self._lexemes(group, list(dict.fromkeys(query)))
-        if not filters.paper_ids:
-            lexemes = self._rarest(lexemes)
-        names = [term for term in query if term in lexemes]
-        if not names:
-            return []
-        idf = [max(1e-6, math.log((chunks - lexemes[t] + 0.5) / (lexemes[t] + 0.5)))
-               for t in names]
+        times = Counter(term for term in query if term in lexemes)
+        idf = {name: times[name] * max(1e-6, math.log((chunks - n + 0.5) / (n + 0.5)))
+               for name, n in lexemes.items()}
+        average = max(1.0, tokens / chunks)
+        if filters.paper_ids or not self.use_postings:
+            kept = idf if filters.paper_ids else {w: idf[w] for w in self._rarest(lexemes)}
+            return self._scan(group, kept, average, k, filters, kinds)
+        narrowed = bool(filters.section_kinds or filters.year_min is not None
+                        or filters.year_max is not None or set(_GROUPS[group]) - set(kinds))
+        where, params = filters.sql() if narrowed else ("", [])
+        depth = pg_postings.depths(lexemes, self.postings_budget)
+        sql, args = pg_postings.ranked(idf, depth, group, average, k, where=where,
+                                       params=params)
+        hits = [(int(r[0]), float(r[1])) for r in self.db.query(sql, args)]
+        if len(hits) < k and narrowed and depth != lexemes:
+            return self._scan(group, idf, average, k, filters, kinds)  # the cut lost rows
+        return hits
+
+    def _scan(self, group: str, idf: dict[str, float], average: float, k: int,
+              filters: SearchFilters, kinds: list[str]) -> list[tuple[int, float]]:
+        """Exact BM25 over every chunk matching a lexeme, from the chunks' lexeme maps
+        (a paper's chunks; library-wide, the cost grows with the matching chunks). A
+        lexeme's idf is counted once per query word that has it, as FTS5 does."""
+        names = list(idf)
         where, params = filters.sql()
         sql = (
             "SELECT c.id, SUM(t.idf * t.tf * ? / (t.tf + ? * (? + ? * c.body_len / ?)))"
@@ -212,8 +239,8 @@ class PgFullText(FullTextIndex):
             " AS q(lexeme, idf)) AS t"
             f" WHERE c.body_tf ?| ?::text[] AND t.tf IS NOT NULL AND c.grp = ?"
             f" AND c.kind = ANY(?) AND {where} GROUP BY c.id ORDER BY score DESC, c.id LIMIT ?")
-        args = [K1 + 1, K1, 1 - B, B, max(1.0, tokens / chunks), names, idf,
-                list(dict.fromkeys(names)), group, kinds, *params, k]
+        args = [K1 + 1, K1, 1 - B, B, average, names, list(idf.values()), names, group,
+                kinds, *params, k]
         return [(int(r[0]), float(r[1])) for r in self.db.query(sql, args)]
 
     def _rarest(self, lexemes: dict[str, int]) -> dict[str, int]:

@@ -11,7 +11,10 @@ port                   SQLite                             PostgreSQL
                        on disk either way), ``catalog.Catalog``, ``labels.LabelStore``,
                        ``import_log.ImportLog``: portable SQL, migrations per dialect
 ``ChunkRows``          ``chunk_store.ChunkStore``         ``pg_search.PgChunkStore``
-``LexicalIndex``       ``fulltext.FullTextIndex`` (FTS5)  ``pg_search.PgFullText`` (tsvector)
+``LexicalIndex``       ``tantivy_index.TantivyFullText``  ``pg_search.PgFullText`` (tsvector)
+                       (a tantivy file next to the
+                       library; ``fulltext.FullTextIndex``
+                       (FTS5) for small libraries)
 ``EmbeddingStore``     ``vectors.EmbeddingCache``         ``pg_vectors.PgEmbeddingCache``
 ``DenseIndex``         ``vectors.VectorIndex`` (numpy +   ``pg_vectors.PgVectorIndex``
                        usearch HNSW file)                 (pgvector HNSW)
@@ -37,6 +40,7 @@ from papermind.library.embedders import Embedder
 from papermind.library.fulltext import FullTextIndex, SearchFilters
 from papermind.library.papers import PaperStore
 from papermind.library.segmenter import Segmenter
+from papermind.library.tantivy_index import LEXICAL_MIN_ROWS, TantivyFullText
 from papermind.library.vectors import EmbeddingCache, EmbedProgress, VectorIndex
 
 __all__ = ["ChunkRows", "DenseIndex", "EmbeddingStore", "LexicalIndex", "PaperStore",
@@ -120,12 +124,15 @@ class SearchBackend:
         return VectorIndex(self.db, self.chunks, model, dim, ann_min_rows=ann_min_rows)
 
 
-def search_backend(db: SqlDatabase) -> SearchBackend:
-    """The search stores that match ``db``'s engine (tables migrated on first use)."""
+def search_backend(db: SqlDatabase, *,
+                   lexical_min_rows: int | None = LEXICAL_MIN_ROWS) -> SearchBackend:
+    """The search stores that match ``db``'s engine (tables migrated on first use); on
+    SQLite, BM25 uses the tantivy index from ``lexical_min_rows`` chunks (None: FTS5 only)."""
     if db.dialect == "postgres":
         from papermind.library.pg_search import PgChunkStore, PgFullText
 
         pg_store = PgChunkStore(db)
         return SearchBackend(db, pg_store, PgFullText(db, pg_store))
     store = ChunkStore(db)
-    return SearchBackend(db, store, FullTextIndex(db, store))
+    fts = FullTextIndex(db, store)
+    return SearchBackend(db, store, TantivyFullText(db, store, fts, min_rows=lexical_min_rows))

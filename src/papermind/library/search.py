@@ -47,6 +47,9 @@ class SearchOptions:
     """How Chinese/Japanese text is split into BM25 tokens (bench/zh_search.py)."""
     ann_min_rows: int | None = 20_000
     """Library-wide dense search uses the HNSW index from this many vectors (None: never)."""
+    lexical_min_rows: int | None = 20_000
+    """BM25 uses the tantivy index (``library.tantivy_index``) from this many chunks on
+    SQLite (None: FTS5 only)."""
     relevance_floor: float | None = None
     """Library-wide dense/hybrid search returns nothing ('no good match') when the best dense
     cosine is below this (within chosen papers it never does); None = the embedder's measured
@@ -64,7 +67,7 @@ class SearchIndex:
         self.embedder = embedder
         self.reranker = reranker
         self.progress = progress
-        self.backend = search_backend(db)
+        self.backend = search_backend(db, lexical_min_rows=options.lexical_min_rows)
         self.store = self.backend.chunks
         self.segmenter = Segmenter(options.cjk_segmenter)
         self.fulltext = self.backend.fulltext

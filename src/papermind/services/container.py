@@ -48,14 +48,24 @@ class Container:
         self.settings = settings
 
     @cached_property
+    def storage_url(self) -> str:
+        """``storage.url`` as every connection opens it (on PostgreSQL with TCP keepalives)."""
+        from papermind.db.postgres import with_keepalives
+
+        url = self.settings.storage_url
+        return with_keepalives(url, self.settings.storage.keepalive_s) \
+            if self.settings.on_postgres else url
+
+    @cached_property
     def db(self) -> SqlDatabase:
         """The library database ``storage.url`` names: by default the SQLite file under the
         home folder (created on first use), else PostgreSQL. The one place that opens it."""
-        return open_database(self.settings.storage_url)
+        return open_database(self.storage_url)
 
     @cached_property
     def papers(self) -> PaperRepository:
-        return PaperRepository(self.db, self.settings.home_dir / "files")
+        """Paper rows in the library database; their files under ``storage.files``."""
+        return PaperRepository(self.db, self.settings.files_dir)
 
     @cached_property
     def page_images(self) -> PageImages:
@@ -97,7 +107,7 @@ class Container:
         if self.settings.on_postgres:  # one rate-limited key, many workers: shared limits
             from papermind.llm.shared_limiter import shared_limiters
 
-            limiters = shared_limiters(self.settings.storage_url)
+            limiters = shared_limiters(self.storage_url)
         return build_gateway(self.settings.llm, db=self.db, limiter_factory=limiters)
 
     @cached_property
@@ -158,7 +168,7 @@ class Container:
         if self.settings.on_postgres:
             from papermind.services.checkpoints import postgres_checkpointer
 
-            async with postgres_checkpointer(self.settings.storage_url) as saver:
+            async with postgres_checkpointer(self.storage_url) as saver:
                 yield saver
             return
         import aiosqlite
@@ -194,7 +204,7 @@ class Container:
         if self.settings.on_postgres:
             from papermind.services.job_store_pg import PostgresJobStore
 
-            return PostgresJobStore(self.settings.storage_url)
+            return PostgresJobStore(self.storage_url)
         from papermind.services.job_store import JobStore
 
         return JobStore(self.db)
@@ -221,7 +231,7 @@ class Container:
                                   hint="set storage.url (PAPERMIND_STORAGE__URL) to a "
                                        "postgresql:// URL, or jobs.runner to 'auto'")
 
-            queue = PostgresJobQueue(self.settings.storage_url)
+            queue = PostgresJobQueue(self.storage_url)
         return JobService(self.job_store, runners or workflow_runners(self, gateway=gateway),
                           workers=self.settings.api.workers, queue=queue)
 

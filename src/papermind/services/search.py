@@ -80,6 +80,7 @@ def build_search_index(settings: Settings, db: SqlDatabase,
         candidates=search.candidates,
         enhance_queries=search.enhance_queries, section_priors=search.section_priors,
         rerank_depth=search.rerank_depth, ann_min_rows=search.ann_min_rows,
+        lexical_min_rows=search.lexical_min_rows,
         relevance_floor=search.relevance_floor, cjk_segmenter=search.cjk_segmenter)
     embedder = build_embedder(search, settings.home_dir / "cache" / "models")
     index = SearchIndex(db, embedder, options=options,

@@ -39,6 +39,11 @@ class JobBusy(PapermindError):
     """Another live worker holds the job's lock; the queue retries it later."""
 
 
+class JobReleased(PapermindError):
+    """The worker stopped before the job finished: back on the queue for another worker,
+    which resumes it from its last checkpoint."""
+
+
 @dataclass(frozen=True)
 class WorkerOptions:
     """How one worker process takes jobs."""
@@ -46,12 +51,15 @@ class WorkerOptions:
     concurrency: int = 2
     heartbeat_s: float = 2.0
     stalled_after_s: float = 10.0
+    shutdown_timeout_s: float = 25.0
 
 
 async def run_worker(service: JobService, url: str, options: WorkerOptions, *,
                      reports: ReportDir | None = None, until_idle: bool = False) -> None:
     """Take and run jobs until a signal stops the worker (or, ``until_idle``, the queue is
-    empty: tests). SIGTERM / SIGINT let running jobs finish; SIGKILL leaves them to others.
+    empty: tests). SIGTERM / SIGINT: take no more jobs, let the running ones finish for up to
+    ``shutdown_timeout_s``, then stop them and put them back on the queue (released, resumed
+    elsewhere from their checkpoints); SIGKILL leaves them to the stalled-worker sweep.
     ``reports`` (job id -> folder): a completed job's report files go into the job store,
     so an API process on another machine can serve them."""
     import procrastinate
@@ -59,7 +67,7 @@ async def run_worker(service: JobService, url: str, options: WorkerOptions, *,
     ensure_schema(url)
     app = procrastinate_app(url)
     retry = procrastinate.RetryStrategy(max_attempts=10_000, wait=int(options.stalled_after_s),
-                                        retry_exceptions={JobBusy})
+                                        retry_exceptions={JobBusy, JobReleased})
 
     @app.task(name=TASK, queue=QUEUE, retry=retry)
     async def run_job(job_id: str) -> None:
@@ -77,6 +85,7 @@ async def run_worker(service: JobService, url: str, options: WorkerOptions, *,
                 update_heartbeat_interval=options.heartbeat_s,
                 stalled_worker_timeout=options.stalled_after_s,
                 install_signal_handlers=not until_idle, listen_notify=True,
+                shutdown_graceful_timeout=options.shutdown_timeout_s,
                 delete_jobs="successful")  # the job store keeps the record; the queue forgets
         finally:
             sweeper.cancel()
@@ -96,10 +105,16 @@ async def run_leased(service: JobService, url: str, job_id: str) -> None:
             raise JobBusy(f"job {job_id} is running on another worker")
         job = service.store.get(job_id)
         task = asyncio.create_task(service.execute(job), name=f"job-{job_id}")
-        while not task.done():
-            await asyncio.wait({task}, timeout=CANCEL_POLL_S)
-            if not task.done() and service.store.get(job_id).status == "cancelled":
-                service.stop_cancelled(job_id)
+        try:
+            while not task.done():
+                await asyncio.wait({task}, timeout=CANCEL_POLL_S)
+                if not task.done() and service.store.get(job_id).status == "cancelled":
+                    service.stop_cancelled(job_id)
+        except asyncio.CancelledError:  # the worker is stopping (shutdown timeout passed)
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)  # leaves the job 'running'
+            log.warning("worker stopping; job released to the queue", extra={"job_id": job_id})
+            raise JobReleased(f"job {job_id} released: its worker stopped") from None
         await task
 
 
