@@ -10,10 +10,11 @@ commit per sync; replaying twice is harmless), and ``ALL_PAPERS`` or an unreadab
 a rebuild. When tantivy is missing, another process holds the writer lock, or the library is
 small (``search.lexical_min_rows``), FTS5 answers.
 
-Tokens: the FTS5 body text (CJK runs already split by ``library.segmenter``), split on
-non-alphanumerics, lower-cased, ASCII-folded and Snowball-stemmed (FTS5: ``unicode61
-remove_diacritics 2`` + Porter; the quality check is bench/search_quality.py --lexical).
-Scores are tantivy's BM25 (k1 1.2, b 0.75), positive, higher is better.
+Tokens: the terms FTS5's own tokenizer makes of the FTS5 body text (``library.lexical_terms``:
+Porter over ``unicode61 remove_diacritics 2``; CJK runs already split by ``library.segmenter``),
+written space-separated and split on whitespace only, so every backend ranks by the same words
+(the quality check is bench/search_quality.py --lexical). Scores are tantivy's BM25 (k1 1.2,
+b 0.75), positive, higher is better.
 """
 
 from __future__ import annotations
@@ -30,13 +31,15 @@ from typing import Any
 from papermind.db import SqlDatabase
 from papermind.library.chunk_store import ALL_PAPERS, CONTENT_FTS, REFERENCE_FTS, ChunkStore
 from papermind.library.fulltext import NO_FILTERS, FullTextIndex, SearchFilters
+from papermind.library.lexical_terms import lexical_terms
 from papermind.library.segmenter import Segmenter
 
-FORMAT = 1
+FORMAT = 2
 """Bump when the schema or the analyzer changes: an index of another format is rebuilt."""
 ANALYZER = "papermind_bm25"
 GROUPS = {CONTENT_FTS: "content", REFERENCE_FTS: "reference"}
 WRITER_HEAP = 64_000_000
+_BATCH = 2_000
 LEXICAL_MIN_ROWS = 20_000
 """Chunks from which library search uses the tantivy index (below, FTS5 is as fast)."""
 _log = logging.getLogger(__name__)
@@ -51,10 +54,10 @@ def tantivy_available() -> bool:
 
 
 def analyzer() -> Any:
-    from tantivy import Filter, TextAnalyzerBuilder, Tokenizer
+    """Whitespace only: the indexed text is already ``lexical_terms`` terms."""
+    from tantivy import TextAnalyzerBuilder, Tokenizer
 
-    return (TextAnalyzerBuilder(Tokenizer.simple()).filter(Filter.lowercase())
-            .filter(Filter.ascii_fold()).filter(Filter.stemmer("english")).build())
+    return TextAnalyzerBuilder(Tokenizer.whitespace()).build()
 
 
 def _schema() -> Any:
@@ -82,7 +85,6 @@ class TantivyFullText:
         self._indexes: dict[str, Any] | None = None
         self._generation = -1
         self._skip_generation = -1
-        self._analyzer: Any = None
         self._lock = threading.Lock()
 
     @property
@@ -109,10 +111,8 @@ class TantivyFullText:
 
     def tokens(self, terms: Sequence[str]) -> list[str]:
         """The index tokens of ``terms`` (CJK segmented as indexed), each once."""
-        if self._analyzer is None:
-            self._analyzer = analyzer()
-        text = " ".join(self.fallback.segmenter_terms(terms))
-        return list(dict.fromkeys(self._analyzer.analyze(text)))
+        words = self.fallback.segmenter_terms(terms)
+        return list(dict.fromkeys(t for found in lexical_terms().terms(words) for t in found))
 
     # -- keeping in step with the chunk rows ------------------------------------------
     def synced(self) -> dict[str, Any] | None:
@@ -182,8 +182,11 @@ class TantivyFullText:
                 "SELECT c.id, c.paper_id, c.kind, c.section_kind, c.year, f.body"
                 f" FROM search_chunks AS c JOIN {table} AS f ON f.rowid = c.id{where}",
                 list(papers or ()))
-            for r in cursor:
-                yield table, r[0], r[1], r[2], r[3], -1 if r[4] is None else r[4], r[5]
+            while rows := cursor.fetchmany(_BATCH):
+                bodies = lexical_terms().terms([r[5] for r in rows])
+                for r, terms in zip(rows, bodies, strict=True):
+                    yield (table, r[0], r[1], r[2], r[3], -1 if r[4] is None else r[4],
+                           " ".join(terms))
 
     def _open(self) -> dict[str, Any]:
         """The two indexes (created when missing; rebuilt when unreadable)."""
