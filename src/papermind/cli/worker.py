@@ -24,7 +24,7 @@ def worker(
 
     from papermind.errors import ConfigError
     from papermind.services.logs import configure_json_logging
-    from papermind.services.worker import WorkerOptions, run_worker
+    from papermind.services.worker import WorkerOptions, run_worker, warm_up
 
     settings = state(ctx).settings
     if not settings.on_postgres:
@@ -38,7 +38,11 @@ def worker(
     configure_json_logging()
     box = container(ctx)
     service = box.job_service(enqueue_only=False)
-    asyncio.run(run_worker(service, box.storage_url, options, reports=box.report_dir))
+
+    async def work() -> None:
+        await warm_up(box)
+        await run_worker(service, box.storage_url, options, reports=box.report_dir)
+    asyncio.run(work())
 
 
 def register(app: typer.Typer) -> None:
