@@ -6,6 +6,7 @@ from __future__ import annotations
 from papermind.domain import Paper
 from papermind.grounding.number_guards import is_prose, significant_digits
 from papermind.grounding.paper_numbers import number_findings
+from papermind.grounding.table_numbers import CellView, TableView, cell_values, check_sentence
 from papermind.ingest import parse_bytes
 
 TABLE = """Table 1: Forecasting error (nd) per data set.
@@ -75,3 +76,12 @@ def test_a_sentence_naming_nothing_is_flagged_only_within_ten_units_of_the_last_
     assert _findings("Overall the average error we measure across all the runs is 0.163 here.") == []
     assert _findings("Overall the average error of N-BEATS across all the runs is 0.163 here.") == [
         ("0.163", "N-BEATS 0.071 0.149")]  # names the row: within 10% is enough
+
+
+def test_a_spread_is_not_a_value_a_sentence_misquotes() -> None:
+    table = TableView(id="t", number="1", row_labels={1: ["Ours"]}, column_labels={1: ["F1"]},
+                      cells=[CellView(row=1, column=1, text="0.701 ± 0.004",
+                                      values=cell_values("0.701 ± 0.004"))])
+    assert check_sentence("For Ours the F1 spread across the seeds is 0.005 here.", [table]) == []
+    (merged,) = check_sentence("For Ours the F1 reaches 0.706 in the end.", [table])
+    assert merged.verdict == "disagrees" and merged.cell is not None  # near the value itself

@@ -180,12 +180,12 @@ def _derived(value: Value, scope: Sequence[CellView]) -> tuple[float, CellView, 
     return best
 
 
-_SPREAD = re.compile(r"[±+]\s*[-−]?\d[\d.,]*|\(\s*[↑↓+\-−]\s*\d[\d.,]*\s*\)")
+_SPREAD = re.compile(r"±\s*[-−]?\d[\d.,]*")
 
 
 def _reported(cell: CellView) -> list[Value]:
-    """The values a cell reports, without its spreads and deltas ('0.63 ± 0.15' -> 0.63;
-    an extractor's merged cell 'DEPTS 0.060 0.139' -> both)."""
+    """The values a cell reports, without its spreads ('0.63 ± 0.15' -> 0.63; an extractor's
+    merged cell 'DEPTS 0.060 0.139' -> both; '5.06 (↓25.16)' -> both)."""
     if len(cell.values) < 2:
         return cell.values
     return cell_values(_SPREAD.sub(" ", cell.text)) or cell.values[:1]
