@@ -33,7 +33,7 @@ _CHANGE_BEFORE = re.compile(r"\b(improv\w*|gain\w*|increas\w*|decreas\w*|reduc\w
 _CHANGE_AFTER = re.compile(r"\s*(points?|pp|over|higher|lower|better|worse|more|less|"
                            r"improvement|gain|increase|reduction|drop)\b", re.IGNORECASE)
 _NUMBER_RUN = re.compile(r"(?:(?<!\S)[-−(]?\d[\d.,]*%?\)?\s+){2}[-−(]?\d[\d.,]*%?\)?(?!\S)")
-_ALPHA = re.compile(r"^[^\W\d_][^\W\d_'’.-]*[.,;:)]?$")
+_ALPHA = re.compile(r"^[^\W\d_](?:[^\W\d_]|['’.\-])*[,;:)]?$")  # 'word', 'state-of-the-art,'
 
 
 def is_prose(text: str) -> bool:
