@@ -42,11 +42,12 @@ def data(tmp_path: Path) -> Path:
     return write_shared_data(tmp_path / "shared")
 
 
-def _container(home: Path, base_url: str) -> Container:
+def _container(home: Path, base_url: str, language: str = "auto") -> Container:
     endpoint = EndpointSettings(base_url=base_url, model="mock-model", api_key="k", timeout_s=30)
     return Container(Settings(home=home, llm=LLMSettings(endpoints={"default": endpoint},
                                                          prices={"mock-model": (1.0, 2.0)}),
-                              search={"embedder": "hashing"}))  # type: ignore[arg-type]
+                              search={"embedder": "hashing"},  # type: ignore[arg-type]
+                              language=language))
 
 
 async def test_qa_run_is_stored_with_settings_items_and_report(
@@ -91,6 +92,23 @@ async def test_review_run_with_planted_flaws(home: Path, data: Path,
     assert caught.get("missing_citation") and caught.get("reviewer_instruction")
     page = outcome.report.read_text()  # type: ignore[union-attr]
     assert "theirs" in page and "Planted flaws" in page and page.count("<svg") == 3
+
+
+async def test_the_report_speaks_the_language_setting_or_the_flag(
+        home: Path, data: Path, mock: MockOpenAIServer, tmp_path: Path) -> None:
+    request = EvalRequest("qa", data=data, dataset="regression",
+                          questions=write_questions(tmp_path / "q.jsonl"))
+    with _container(home, mock.base_url, language="zh") as box:
+        by_setting = await evaluate(box, request)
+        by_flag = await evaluate(box, EvalRequest(**{**vars(request), "language": "en"}))
+        english = by_flag.report.read_text()  # type: ignore[union-attr]
+        resumed = await evaluate(box, EvalRequest("qa", language="zh"), resume=by_flag.run.id)
+    page = by_setting.report.read_text()  # type: ignore[union-attr]
+    assert "问答评测" in page and "<th>指标</th>" in page and "事实准确率" in page
+    assert "<th>metric</th>" not in page and "fact accuracy" not in page
+    assert "qa evaluation" in english and "<th>metric</th>" in english and "指标" not in english
+    # resuming (here: a finished run) rewrites its report in the language asked for now
+    assert resumed.report == by_flag.report and "问答评测" in resumed.report.read_text()  # type: ignore[union-attr]
 
 
 async def test_budget_stops_the_run_and_resume_finishes_it(

@@ -34,6 +34,9 @@ Data = Annotated[Path | None, typer.Option(
     "--data", help="Shared data folder (default: $PAPERMIND_SHARED_DATA or ../shared/data).")]
 EstimateOnly = Annotated[bool, typer.Option(
     "--estimate", help="Print the cost estimate and stop.")]
+ReportLang = Annotated[str | None, typer.Option(
+    "--lang", help="Language of the HTML report's labels: en, zh, ... "
+                   "Default: the 'language' setting.")]
 
 
 @eval_app.command("review")
@@ -43,13 +46,14 @@ def review(ctx: typer.Context, data: Data = None, limit: Limit = None, budget: B
                "--reviewers", help="'minimal' or 'full' panel.")] = "minimal",
            flaws: Annotated[bool, typer.Option(
                "--flaws", help="Plant five known flaws in each paper and score their recall "
-                               "(by code alone and by the panel).")] = False) -> None:
+                               "(by code alone and by the panel).")] = False,
+           lang: ReportLang = None) -> None:
     """The review panel against ICLR outcomes: decision accuracy, balanced accuracy, AUC,
     Pearson/Spearman with the mean human rating, per role, with bootstrap intervals."""
     from papermind.services.eval_jobs import EvalRequest
 
-    _run(ctx, EvalRequest("review", data=data, reviewers=reviewers, flaws=flaws), limit,
-         budget, resume, estimate_only, as_json)
+    _run(ctx, EvalRequest("review", data=data, reviewers=reviewers, flaws=flaws,
+                          language=lang), limit, budget, resume, estimate_only, as_json)
 
 
 @eval_app.command("qa")
@@ -60,24 +64,25 @@ def qa(ctx: typer.Context, data: Data = None, limit: Limit = None, budget: Budge
                              "(yes/no/maybe accuracy, macro-F1) or regression.")] = "qasper",
        questions: Annotated[Path | None, typer.Option(
            "--questions", help="Question set for --dataset regression.")] = None,
-       deep: Annotated[bool, typer.Option("--deep", help="Deep QA (plan and loop).")] = False
-       ) -> None:
+       deep: Annotated[bool, typer.Option("--deep", help="Deep QA (plan and loop).")] = False,
+       lang: ReportLang = None) -> None:
     """Question answering against gold answers, evidence and labels."""
     from papermind.services.eval_jobs import EvalRequest
 
-    _run(ctx, EvalRequest("qa", data=data, dataset=dataset, questions=questions, deep=deep),
-         limit, budget, resume, estimate_only, as_json)
+    _run(ctx, EvalRequest("qa", data=data, dataset=dataset, questions=questions, deep=deep,
+                          language=lang), limit, budget, resume, estimate_only, as_json)
 
 
 @eval_app.command("reading")
 def reading(ctx: typer.Context, data: Data = None, limit: Limit = None, budget: Budget = None,
             resume: Resume = None, estimate_only: EstimateOnly = False,
-            as_json: JsonFlag = False) -> None:
+            as_json: JsonFlag = False, lang: ReportLang = None) -> None:
     """Deep readings: share of points with a found anchor and with support 'supported',
     credibility, rewrites and tokens per paper, and their distributions."""
     from papermind.services.eval_jobs import EvalRequest
 
-    _run(ctx, EvalRequest("reading", data=data), limit, budget, resume, estimate_only, as_json)
+    _run(ctx, EvalRequest("reading", data=data, language=lang), limit, budget, resume,
+         estimate_only, as_json)
 
 
 @eval_app.command("compare")

@@ -13,16 +13,20 @@ from pydantic import Field
 from papermind.domain.anchor import Anchor
 from papermind.domain.base import Frozen
 from papermind.domain.paper import Paper, Paragraph, Table
+from papermind.grounding.number_guards import data_numbers, worth_flagging
 from papermind.grounding.table_numbers import (
+    CellRef,
     CellView,
     NumberCheck,
     TableView,
     cell_values,
     check_sentence,
+    mentions,
 )
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
 _TABLE_REF = re.compile(r"\b(?:table|tab\.)\s*(\d+)", re.IGNORECASE)
+_LEAD = re.compile(r"^([^\W\d_][^\d]{1,40}?)\s+[-−]?\d")
 
 
 class NumberFinding(Frozen):
@@ -42,6 +46,7 @@ def table_view(table: Table) -> TableView:
             values = cell_values(cell.text) if r >= table.header_rows else []
             view.cells.append(CellView(row=r, column=cell.column, text=cell.text, values=values, box=cell.box))
         labels = [c.text for c in row if not cell_values(c.text)]
+        labels += [lead for c in row if (lead := leading_label(c.text))]
         if r >= table.header_rows and labels:
             view.row_labels[r] = labels
     columns = sorted({c.column for row in table.rows for c in row})
@@ -52,6 +57,13 @@ def table_view(table: Table) -> TableView:
             for column in range(cell.column, end):
                 view.column_labels.setdefault(column, []).append(cell.text)
     return view
+
+
+def leading_label(text: str) -> str:
+    """The words before the first number of a cell that also prints values (an extractor
+    that merged a table's label column into its values: 'DEPTS 0.060 0.139' -> 'DEPTS')."""
+    match = _LEAD.match(text)
+    return match.group(1).strip() if match and cell_values(text) else ""
 
 
 def sentences(text: str) -> list[tuple[int, str]]:
@@ -109,14 +121,34 @@ def paper_checks(paper: Paper) -> list[tuple[Paragraph, int, str, list[NumberChe
 
 
 def number_findings(paper: Paper) -> list[NumberFinding]:
-    """Numbers stated in the text that no cell of the table they are about holds."""
+    """Numbers stated in the text that no cell of the table they are about holds, kept
+    only where that is evidence of a misquote (grounding/number_guards)."""
     findings = []
-    for paragraph, offset, sentence, checks in paper_checks(paper):
-        for check in checks:
-            if check.verdict == "disagrees":
+    printed = data_numbers(paper)
+    for paragraph, tables, named in sentence_contexts(paper):
+        views = {t.id: t for t in tables}
+        for offset, sentence in sentences(paragraph.text):
+            for check in check_sentence(sentence, tables, named=named):
+                if check.cell is None or check.verdict != "disagrees":
+                    continue
                 at = offset + check.start
-                findings.append(NumberFinding(
-                    check=check, sentence=sentence,
-                    sentence_anchor=_anchor(paper, paragraph, at, at + len(check.stated)),
-                    cell_anchor=_cell_anchor(paper, check)))
+                anchor = _anchor(paper, paragraph, at, at + len(check.stated))
+                pointed = _points_at(sentence, views[check.cell.table_id], check.cell, named)
+                own = _lines(paragraph, offset, offset + len(sentence))
+                if worth_flagging(check, sentence, printed, pointed=pointed, own=own):
+                    findings.append(NumberFinding(check=check, sentence=sentence,
+                                                  sentence_anchor=anchor,
+                                                  cell_anchor=_cell_anchor(paper, check)))
     return findings
+
+
+def _lines(paragraph: Paragraph, start: int, end: int) -> list[tuple[int, int]]:
+    return [(s.page, s.line) for s in paragraph.segments if s.start < end and s.end > start]
+
+
+def _points_at(sentence: str, view: TableView, cell: CellRef, named: bool) -> bool:
+    """Whether the sentence (or its paragraph) names the cell's table, row or column."""
+    if named or (view.number and f"table {view.number}" in sentence.casefold()):
+        return True
+    labels = [*view.row_labels.get(cell.row, []), *view.column_labels.get(cell.column, [])]
+    return any(mentions(sentence, label) for label in labels)

@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, field
 
 from papermind.domain import Anchor, Paper
+from papermind.grounding.number_guards import is_prose
 from papermind.grounding.paper_numbers import paper_checks, table_view
 from papermind.grounding.perturb_support import _swap_direction
 
@@ -151,8 +152,8 @@ def _number_vs_table(doc: _Doc, paper: Paper, rng: random.Random,
     held = {v.value for t in paper.tables for c in table_view(t).cells for v in c.values}
     sites = []
     for paragraph, offset, sentence, checks in paper_checks(paper):
-        if len(sentence.split()) < 8:
-            continue
+        if len(sentence.split()) < 8 or not is_prose(sentence):
+            continue  # not tick labels or a table row the parser left in the text
         for check in checks:
             if check.verdict != "agrees" or "." not in check.stated or check.cell is None \
                     or len(check.cell.text) > 24:

@@ -104,7 +104,7 @@ def cell_values(text: str) -> list[Value]:
     return [Value.parse(m.group()) for m in _NUMBER.finditer(text)]
 
 
-def _mentions(sentence: str, label: str) -> bool:
+def mentions(sentence: str, label: str) -> bool:
     """Whether the sentence names the label (short labels such as 'He' only in their case)."""
     short = len(label.strip()) <= 3
     words = " ".join(_WORD.findall(label if short else label.casefold()))
@@ -116,8 +116,8 @@ def _scope(sentence: str, table: TableView, whole: bool
            ) -> tuple[list[CellView], list[CellView], bool]:
     """(cells the sentence points at most narrowly, the wider set its row and column names
     cover, whether it points at the table at all: names a row, column or the table)."""
-    rows = {r for r, labels in table.row_labels.items() if any(_mentions(sentence, x) for x in labels)}
-    cols = {c for c, labels in table.column_labels.items() if any(_mentions(sentence, x) for x in labels)}
+    rows = {r for r, labels in table.row_labels.items() if any(mentions(sentence, x) for x in labels)}
+    cols = {c for c, labels in table.column_labels.items() if any(mentions(sentence, x) for x in labels)}
     numeric = [c for c in table.cells if c.values]
     if not (rows or cols):
         return numeric, numeric, whole
@@ -180,20 +180,31 @@ def _derived(value: Value, scope: Sequence[CellView]) -> tuple[float, CellView, 
     return best
 
 
+_SPREAD = re.compile(r"±\s*[-−]?\d[\d.,]*")
+
+
+def _reported(cell: CellView) -> list[Value]:
+    """The values a cell reports, without its spreads ('0.63 ± 0.15' -> 0.63; an extractor's
+    merged cell 'DEPTS 0.060 0.139' -> both; '5.06 (↓25.16)' -> both)."""
+    if len(cell.values) < 2:
+        return cell.values
+    return cell_values(_SPREAD.sub(" ", cell.text)) or cell.values[:1]
+
+
 def _cell_like(value: Value, scope: Sequence[CellView], tolerance: float) -> CellView | None:
     """The closest cell printed with the same precision and within ``tolerance`` (relative;
     integers, often counts, at most 25%)."""
     best: tuple[float, CellView] | None = None
     for cell in scope:
-        v = cell.values[0]
-        scaled = v.value * 100 if value.percent and v.value <= 1 else v.value
-        if v.decimals != value.decimals or scaled == 0:
-            continue
-        distance = abs(value.value - scaled) / abs(scaled)
-        if distance > (min(tolerance, 0.25) if value.decimals == 0 else tolerance):
-            continue
-        if best is None or distance < best[0]:
-            best = (distance, cell)
+        for v in _reported(cell):
+            scaled = v.value * 100 if value.percent and v.value <= 1 else v.value
+            if v.decimals != value.decimals or scaled == 0:
+                continue
+            distance = abs(value.value - scaled) / abs(scaled)
+            if distance > (min(tolerance, 0.25) if value.decimals == 0 else tolerance):
+                continue
+            if best is None or distance < best[0]:
+                best = (distance, cell)
     return best[1] if best else None
 
 

@@ -22,6 +22,7 @@ from papermind.llm import Gateway
 from papermind.services.container import Container
 from papermind.services.eval_qa import regressions
 from papermind.services.evaluation import Estimate, Evaluation, estimate, run_evaluation
+from papermind.services.language import output_language
 from papermind.services.review import Reviewers
 
 KINDS = ("review", "qa", "reading")
@@ -39,6 +40,8 @@ class EvalRequest:
     questions: Path | None = None
     reviewers: str = "minimal"
     flaws: bool = False
+    language: str | None = None
+    """The report's language (``--lang``); None: the ``language`` setting."""
 
 
 @dataclass
@@ -109,6 +112,7 @@ async def evaluate(container: Container, request: EvalRequest, *, limit: int | N
                    on_item: Callable[[EvalItem], None] | None = None) -> EvalOutcome:
     """Run (or resume run ``resume``), then write the report and check for regressions."""
     store = EvalRunStore(container.db)
+    lang = output_language(request.language, container.settings.language)
     if resume:
         request = stored_request(store.get(resume))
         resume = store.get(resume).id
@@ -124,18 +128,20 @@ async def evaluate(container: Container, request: EvalRequest, *, limit: int | N
     if previous is not None and flags:
         flags.append(f"(against run {previous.id} of {previous.created_at})")
     folder = container.settings.home_dir / "eval" / "reports" / run.id
-    report = write_report(folder, run, result.items, flags)
+    report = write_report(folder, run, result.items, flags, lang)
     return EvalOutcome(run, result.items, result.ran, result.stopped, flags, report)
 
 
-def write_report(folder: Path, run: EvalRun, items: list[EvalItem], flags: list[str]) -> Path:
+def write_report(folder: Path, run: EvalRun, items: list[EvalItem], flags: list[str],
+                 lang: str = "en") -> Path:
+    """summary.json and report.html (its labels in ``lang``) in ``folder``."""
     folder.mkdir(parents=True, exist_ok=True)
     data = {"id": run.id, "kind": run.kind, "created_at": run.created_at,
             "status": run.status, "settings": run.settings, "summary": run.summary}
     (folder / "summary.json").write_text(json.dumps({**data, "flags": flags}, indent=2,
                                                     default=str), encoding="utf-8")
     page = folder / "report.html"
-    page.write_text(render(data, [i.result for i in items], flags), encoding="utf-8")
+    page.write_text(render(data, [i.result for i in items], flags, lang), encoding="utf-8")
     return page
 
 
