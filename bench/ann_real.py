@@ -4,7 +4,7 @@
 
 bench/ann_scale.py and bench/search_latency.py use synthetic clustered vectors (1M chunks
 cannot be embedded on this machine). This bench embeds as many real passages as a time
-budget allows with the default embedder (e5, ``passage:`` prefix, through E5Embedder) and
+budget allows with the default embedder (e5 on onnxruntime, ``passage:`` prefix) and
 asks the questions of QASPER and PubMedQA through ``embed_query``, then compares the usearch
 HNSW top 10 (M 16, efConstruction 128, ef 128, float16, as VectorIndex uses it) with exact
 float16 search. Passages are windows of ``--words`` words from the ICLR, QASPER and PubMedQA
@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from papermind.library.ann import UsearchAnn  # noqa: E402
-from papermind.library.embedders import E5Embedder  # noqa: E402
+from papermind.library.embedders import E5OnnxEmbedder  # noqa: E402
 
 DATA = Path(os.environ.get("PAPERMIND_SHARED_DATA", ROOT.parent / "shared" / "data"))
 
@@ -65,7 +65,8 @@ def questions() -> list[str]:
                     json.loads((DATA / "pubmedqa" / "pqal_dev.json").read_text()).values()]
 
 
-def embed_for(minutes: float, texts: list[str], cache: Path, embedder: E5Embedder) -> np.ndarray:
+def embed_for(minutes: float, texts: list[str], cache: Path,
+              embedder: E5OnnxEmbedder) -> np.ndarray:
     """Cached passage vectors, extended by embedding more until the budget is spent."""
     done = np.load(cache) if cache.exists() else np.zeros((0, 384), np.float16)
     stop = time.perf_counter() + 60 * minutes
@@ -73,7 +74,7 @@ def embed_for(minutes: float, texts: list[str], cache: Path, embedder: E5Embedde
     n = len(done)
     cpu = time.process_time()
     while n < len(texts) and time.perf_counter() < stop:
-        batch = embedder.embed_documents(texts[n:n + 32]).astype(np.float16)
+        batch = embedder.embed_documents(texts[n:n + 64]).astype(np.float16)
         parts.append(batch)
         n += len(batch)
         if len(parts) % 20 == 0:
@@ -142,7 +143,7 @@ def main() -> None:
                         help="search expansions (library/ann.py uses EXPANSION_SEARCH = 128)")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "ann_real.md"))
     args = parser.parse_args()
-    embedder = E5Embedder(threads=1)
+    embedder = E5OnnxEmbedder(threads=2, cache_dir=Path(args.cache).parent / "models")
     texts = passages(args.words)
     passages_only = embed_for(args.minutes, texts, Path(args.cache), embedder)
     chunks = from_dbs([p for p in args.from_db.split(",") if p], embedder.name)
