@@ -8,7 +8,8 @@ disagreement is kept only when
 
 - the sentence is prose (mostly words; not a pipe row, not a run of numbers),
 - the number is precise enough to have been copied (a decimal with three significant
-  digits or more: '69.5', '0.139', '5.580%'; not '0.5', nor a count such as '200'),
+  digits or more: '69.5', '0.139', '5.580%'; or two decimals in a sentence naming the
+  cell's row: 'PEBBLE reaches 0.92'; not '0.5', nor a count such as '200'),
 - no line of the paper that prints data (a table row, parsed or not) holds it, so it is not
   a value of a table or figure the parser did not read as one,
 - it is not stated as a change ('an improvement of 6.85% over DNN': a difference of cells
@@ -74,14 +75,15 @@ def printed_as_data(stated: Value, printed: Printed, own: Iterable[tuple[int, in
 
 
 def worth_flagging(check: NumberCheck, sentence: str, printed: Printed, *, pointed: bool,
-                   own: Iterable[tuple[int, int]] = ()) -> bool:
+                   own: Iterable[tuple[int, int]] = (), row_named: bool = False) -> bool:
     """Whether a ``disagrees`` verdict is evidence of a misquoted table value; ``pointed``:
-    the sentence or its paragraph names the cell's table, row or column; ``own``: the
-    (page, line) pairs the sentence is printed on."""
+    the sentence or its paragraph names the cell's table, row or column; ``row_named``: the
+    sentence names the cell's row; ``own``: the (page, line) pairs the sentence is printed on."""
     if check.verdict != "disagrees" or check.cell is None or not is_prose(sentence):
         return False
     stated = Value.parse(check.stated)
-    if significant_digits(check.stated) < 3 or stated.decimals == 0:
+    precise = significant_digits(check.stated) >= 3 or (row_named and stated.decimals >= 2)
+    if not precise or stated.decimals == 0:
         return False  # too coarse to have been copied, or a count ('200 epochs', '774M')
     if printed_as_data(stated, printed, own):
         return False

@@ -1,7 +1,8 @@
 """Planted flaws: which ones code alone catches, and which ones a review panel names.
 
 Code findings come from the deterministic checks every workflow can use: numbers that
-disagree with their table (grounding/paper_numbers), in-text citations that resolve to no
+disagree with their table (grounding/paper_numbers), claims that one table row beats another
+that the table shows behind it (grounding/table_claims), in-text citations that resolve to no
 bibliography entry (grounding/references), 'Table N' / 'Eq. N' mentions of labels the paper
 lacks, and lines that read as instructions to a reviewer or model (ingest/hidden_grade, the
 pattern that grades hidden PDF text). A flaw is caught by code when a finding of its kind
@@ -19,11 +20,15 @@ from papermind.domain.review import ReviewReport
 from papermind.grounding.paper_numbers import number_findings
 from papermind.grounding.perturb_flaws import PlantedFlaw
 from papermind.grounding.references import ReferenceResolver
+from papermind.grounding.table_claims import claim_findings
 from papermind.ingest.hidden_grade import severity
 
-CODE_KINDS = {"numbers_disagree": "number_vs_table", "unresolved_citation": "missing_citation",
-              "dangling_label": "wrong_reference", "instruction_text": "reviewer_instruction"}
-"""Code finding kind -> the planted flaw kind it can catch."""
+CODE_KINDS = {"numbers_disagree": ("number_vs_table",),
+              "unresolved_citation": ("missing_citation",),
+              "dangling_label": ("wrong_reference",),
+              "instruction_text": ("reviewer_instruction",),
+              "claim_vs_table": ("baseline_not_beaten", "claim_contradicts")}
+"""Code finding kind -> the planted flaw kinds it can catch."""
 _MENTION = re.compile(r"\b(Table|Tab\.|Eq\.|Equation)\s*\(?(\d+)\)?")
 SLACK = 1
 
@@ -40,6 +45,8 @@ def code_findings(paper: Paper) -> list[CodeFinding]:
     """Every finding of the model-free checks, at its page and first line."""
     found = [CodeFinding("numbers_disagree", f.sentence_anchor.page, f.sentence_anchor.line_start,
                          f.check.stated) for f in number_findings(paper)]
+    found += [CodeFinding("claim_vs_table", f.sentence_anchor.page, f.sentence_anchor.line_start,
+                          f.sentence) for f in claim_findings(paper)]
     resolver = ReferenceResolver(paper)
     if paper.references:
         found += [CodeFinding("unresolved_citation", c.page, c.line, c.marker)
@@ -61,7 +68,7 @@ def code_catches(flawed: Paper, clean: Paper, flaws: list[PlantedFlaw]) -> dict[
     """flaw id -> whether a new code finding of its kind lies on its line."""
     before = {(f.kind, f.text) for f in code_findings(clean)}
     new = [f for f in code_findings(flawed) if (f.kind, f.text) not in before]
-    return {flaw.id: any(CODE_KINDS.get(f.kind) == flaw.kind and _on(flaw.anchor, f.page, f.line)
+    return {flaw.id: any(flaw.kind in CODE_KINDS.get(f.kind, ()) and _on(flaw.anchor, f.page, f.line)
                          for f in new) for flaw in flaws}
 
 
