@@ -37,6 +37,13 @@ HEDGED = re.compile(r"\b(?:expect\w*|hypothes\w*|would|should|could|might|may|wh
 """Words before a claim verb in its clause that make it no assertion ('we expected A to
 outperform B', 'whether A beats B')."""
 
+RISE = re.compile(r"^(?:increas|ris|rose|grow|grew|rais|boost|improv|enhanc|gain)", re.IGNORECASE)
+FALL = re.compile(r"^(?:decreas|reduc|drop|fall|fell|declin|lower|degrad|hurt|wors|deteriorat)",
+                  re.IGNORECASE)
+"""Verbs of a change upwards (or for the better) and downwards (or for the worse)."""
+JUDGING = re.compile(r"^(?:improv|enhanc|degrad|hurt|wors|deteriorat)", re.IGNORECASE)
+"""Those of them that say better or worse rather than more or less."""
+
 Direction = Literal["higher", "lower"]
 
 

@@ -54,12 +54,14 @@ def reported(cell: CellView) -> list[Value]:
 
 
 def row_names(view: TableView) -> dict[int, str]:
-    """Row -> the first clean label of the row that no other row's labels mention."""
+    """Row -> the first clean label of the row that no other row carries ('SDAT' names its
+    row beside 'CDAN w/ SDAT': a sentence's longest match decides)."""
     out = {}
     for row, labels in view.row_labels.items():
-        others = [x for r, xs in view.row_labels.items() if r != row for x in xs]
+        others = [clean_label(x) or x for r, xs in view.row_labels.items() if r != row for x in xs]
         for label in map(clean_label, labels):
-            if label and not any(mentions(other, label) for other in others):
+            if label and not any(mentions(other, label) and mentions(label, other)
+                                 for other in others):
                 out[row] = label
                 break
     return out

@@ -2,7 +2,8 @@
 
 Code findings come from the deterministic checks every workflow can use: numbers that
 disagree with their table (grounding/paper_numbers), claims that one table row beats another
-that the table shows behind it (grounding/table_claims), in-text citations that resolve to no
+that the table shows behind it (grounding/table_claims), changes said to go up whose 'from A to
+B' goes down or the reverse (grounding/change_claims), in-text citations that resolve to no
 bibliography entry (grounding/references), 'Table N' / 'Eq. N' mentions of labels the paper
 lacks, and lines that read as instructions to a reviewer or model (ingest/hidden_grade, the
 pattern that grades hidden PDF text). A flaw is caught by code when a finding of its kind
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 
 from papermind.domain import Anchor, Paper
 from papermind.domain.review import ReviewReport
+from papermind.grounding.change_claims import change_findings
 from papermind.grounding.paper_numbers import number_findings
 from papermind.grounding.perturb_flaws import PlantedFlaw
 from papermind.grounding.references import ReferenceResolver
@@ -27,7 +29,8 @@ CODE_KINDS = {"numbers_disagree": ("number_vs_table",),
               "unresolved_citation": ("missing_citation",),
               "dangling_label": ("wrong_reference",),
               "instruction_text": ("reviewer_instruction",),
-              "claim_vs_table": ("baseline_not_beaten", "claim_contradicts")}
+              "claim_vs_table": ("baseline_not_beaten", "claim_contradicts"),
+              "change_vs_numbers": ("claim_contradicts",)}
 """Code finding kind -> the planted flaw kinds it can catch."""
 _MENTION = re.compile(r"\b(Table|Tab\.|Eq\.|Equation)\s*\(?(\d+)\)?")
 SLACK = 1
@@ -47,6 +50,8 @@ def code_findings(paper: Paper) -> list[CodeFinding]:
                          f.check.stated) for f in number_findings(paper)]
     found += [CodeFinding("claim_vs_table", f.sentence_anchor.page, f.sentence_anchor.line_start,
                           f.sentence) for f in claim_findings(paper)]
+    found += [CodeFinding("change_vs_numbers", f.sentence_anchor.page,
+                          f.sentence_anchor.line_start, f.sentence) for f in change_findings(paper)]
     resolver = ReferenceResolver(paper)
     if paper.references:
         found += [CodeFinding("unresolved_citation", c.page, c.line, c.marker)
