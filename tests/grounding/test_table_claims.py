@@ -4,10 +4,10 @@ about no table the paragraph names."""
 
 from __future__ import annotations
 
+from papermind.grounding.paper_numbers import table_view
 from papermind.grounding.table_claims import claim_findings
 from papermind.grounding.table_labels import clean_label, named_cells, transposed
 from papermind.ingest import parse_bytes
-from papermind.grounding.paper_numbers import table_view
 
 HEAD = ("A Title For The Paper\n\nAnonymous authors\n\n## 1 INTRODUCTION\n\n"
         "Some introductory prose that is long enough to be a real paragraph of the paper.\n\n"
