@@ -73,3 +73,12 @@ def test_code_catches_a_stated_cell_and_a_claim_the_table_contradicts() -> None:
         assert {f.kind for f in flawed.flaws if caught[f.id]} >= {"number_vs_table",
                                                                   "baseline_not_beaten"}
     assert [f.kind for f in code_findings(clean)] == []  # the clean paper: no false alarm
+
+
+def test_a_label_below_the_highest_parsed_one_is_a_parse_miss_not_a_dangling_reference() -> None:
+    text = PAPER.replace("Table 1: Accuracy", "Table 3: Accuracy").replace(
+        "The gains in Table 1 hold", "The gains in Table 2 hold").replace(
+        "We also report in Table 1", "We also report in Table 9")
+    dangling = [f.text for f in code_findings(parse_bytes(text.encode(), "w.md"))
+                if f.kind == "dangling_label"]
+    assert dangling == ["Table 9"]  # 'Table 2' sits below the parsed Table 3; 'Table 1' too

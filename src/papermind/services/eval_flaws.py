@@ -56,17 +56,28 @@ def code_findings(paper: Paper) -> list[CodeFinding]:
     if paper.references:
         found += [CodeFinding("unresolved_citation", c.page, c.line, c.marker)
                   for c in paper.citations if not resolver.keys_of(c)]
+    equations = {e.label for e in paper.equations if e.label}
     found += [CodeFinding("dangling_label", r.page, r.line, r.marker)
-              for r in paper.equation_refs if r.equation_id is None]
+              for r in paper.equation_refs if r.equation_id is None and _beyond(r.label, equations)]
     tables = {t.number for t in paper.tables} | {c.label for c in paper.captions
                                                  if c.kind == "table"}
     for line in paper.lines():
         for match in _MENTION.finditer(line.text):
-            if match.group(1) in ("Table", "Tab.") and tables and match.group(2) not in tables:
+            if match.group(1) in ("Table", "Tab.") and tables and _beyond(match.group(2), tables):
                 found.append(CodeFinding("dangling_label", line.page, line.n, match.group(0)))
         if line.text.strip() and severity(line.text, [])[0] == "high":
             found.append(CodeFinding("instruction_text", line.page, line.n, line.text))
     return found
+
+
+def _beyond(label: str, known: set[str | None]) -> bool:
+    """Whether a referred label is one the paper cannot have: not among its labels and, for
+    a number, past its highest one (numbering is consecutive: 'Table 2' in a paper whose
+    Table 3 was parsed is a table the parser missed, not a wrong reference)."""
+    if label in known:
+        return False
+    numbers = [int(k) for k in known if k and k.isdigit()]
+    return not (label.isdigit() and numbers and int(label) <= max(numbers))
 
 
 def code_catches(flawed: Paper, clean: Paper, flaws: list[PlantedFlaw]) -> dict[str, bool]:
