@@ -1,14 +1,15 @@
 """Planted flaws: which ones code alone catches, and which ones a review panel names.
 
 Code findings come from the deterministic checks every workflow can use: numbers that
-disagree with their table (grounding/paper_numbers), claims that one table row beats another
-that the table shows behind it (grounding/table_claims), changes said to go up whose 'from A to
-B' goes down or the reverse (grounding/change_claims), in-text citations that resolve to no
-bibliography entry (grounding/references), 'Table N' / 'Eq. N' mentions of labels the paper
-lacks, and lines that read as instructions to a reviewer or model (ingest/hidden_grade, the
-pattern that grades hidden PDF text). A flaw is caught by code when a finding of its kind
-lies on its line and the clean paper had no such finding there; by the panel when a comment
-has an anchor overlapping its line (one line of slack) and its text uses a word naming it.
+disagree with their table (grounding/paper_numbers), claims that one table row beats
+another that the table shows behind it (grounding/table_claims), changes said to go up
+whose 'from A to B' goes down or the reverse (grounding/change_claims), in-text citations
+that resolve to no bibliography entry (grounding/references), 'Table N' / 'Eq. N' mentions
+of labels the paper cannot have, and lines that tell a reviewer or model what to do
+(ingest/hidden_grade, stricter than the pattern that grades hidden PDF text). A flaw is
+caught by code when a finding of its kind lies on its line and the clean paper had no such
+finding there; by the panel when a comment has an anchor overlapping its line (one line of
+slack) and its text uses a word naming it.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from papermind.grounding.paper_numbers import number_findings
 from papermind.grounding.perturb_flaws import PlantedFlaw
 from papermind.grounding.references import ReferenceResolver
 from papermind.grounding.table_claims import claim_findings
-from papermind.ingest.hidden_grade import severity
+from papermind.ingest.hidden_grade import addresses_reviewer
 
 CODE_KINDS = {"numbers_disagree": ("number_vs_table",),
               "unresolved_citation": ("missing_citation",),
@@ -65,7 +66,7 @@ def code_findings(paper: Paper) -> list[CodeFinding]:
         for match in _MENTION.finditer(line.text):
             if match.group(1) in ("Table", "Tab.") and tables and _beyond(match.group(2), tables):
                 found.append(CodeFinding("dangling_label", line.page, line.n, match.group(0)))
-        if line.text.strip() and severity(line.text, [])[0] == "high":
+        if addresses_reviewer(line.text):
             found.append(CodeFinding("instruction_text", line.page, line.n, line.text))
     return found
 
