@@ -15,6 +15,7 @@ slack) and its text uses a word naming it.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from papermind.domain import Anchor, Paper
@@ -71,7 +72,7 @@ def code_findings(paper: Paper) -> list[CodeFinding]:
     return found
 
 
-def _beyond(label: str, known: set[str | None]) -> bool:
+def _beyond(label: str, known: Collection[str | None]) -> bool:
     """Whether a referred label is one the paper cannot have: not among its labels and, for
     a number, past its highest one (numbering is consecutive: 'Table 2' in a paper whose
     Table 3 was parsed is a table the parser missed, not a wrong reference)."""
