@@ -25,6 +25,9 @@ from papermind.grounding.table_labels import NamedCell, named_cells, transposed
 from papermind.grounding.table_numbers import Value
 
 
+_TABLE_WORD = re.compile(r"\b(?:table|tab\.)\s*[A-Z]?\d", re.IGNORECASE)
+
+
 def number_vs_table(doc: Doc, paper: Paper, rng: random.Random,
                     used: set[tuple[int, int]]) -> Site | None:
     """A table value quoted in the text, changed; else a sentence stating one, changed."""
@@ -36,7 +39,8 @@ def number_vs_table(doc: Doc, paper: Paper, rng: random.Random,
 def _quoted(doc: Doc, paper: Paper, rng: random.Random, used: set[tuple[int, int]],
             held: list[Value]) -> Site | None:
     """A decimal number of a prose sentence (on a prose line: not a table row or a list of
-    settings spilled into a paragraph) that a short table cell holds, changed."""
+    settings spilled into a paragraph) that a short table cell holds, changed; a coarse one
+    ('0.25') only in a sentence that names a table."""
     sites = []
     for paragraph, offset, sentence, checks in paper_checks(paper):
         if len(sentence.split()) < 8 or not is_prose(sentence):
@@ -45,6 +49,8 @@ def _quoted(doc: Doc, paper: Paper, rng: random.Random, used: set[tuple[int, int
             if check.verdict != "agrees" or "." not in check.stated or check.cell is None \
                     or len(check.cell.text) > 24:
                 continue
+            if significant_digits(check.stated) < 3 and not _TABLE_WORD.search(sentence):
+                continue  # 'α < 1.0' equals a cell by chance: no quote of the table
             at = offset + check.start
             seg = next((s for s in paragraph.segments if s.start <= at < s.end), None)
             if seg is not None:
