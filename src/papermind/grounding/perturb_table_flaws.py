@@ -24,7 +24,6 @@ from papermind.grounding.perturb_doc import Doc, Site, free
 from papermind.grounding.table_labels import NamedCell, named_cells, transposed
 from papermind.grounding.table_numbers import Value
 
-
 _TABLE_WORD = re.compile(r"\b(?:table|tab\.)\s*[A-Z]?\d", re.IGNORECASE)
 
 
