@@ -39,7 +39,7 @@ def _claims(sentence: str, table: str = TABLE, intro: str = "We compare the meth
 
 def test_labels_are_cleaned_and_cells_named() -> None:
     assert clean_label("CDAN + MCC (Jin et al.,") == "CDAN + MCC"
-    assert [clean_label(x) for x in ("Col1", "0.5 0.7", "x" * 50)] == ["", "", ""]
+    assert [clean_label(x) for x in ("Col1", "0.5 0.7", "x" * 50, "ZO-DS GE, q =")] == [""] * 4
     paper = parse_bytes((HEAD + TABLE + "Text.\n").encode(), "p.txt")
     cells = named_cells(table_view(paper.tables[0]))
     assert {(c.row_label, c.column_label, c.cell.text) for c in cells} >= {

@@ -39,11 +39,13 @@ class NamedCell:
 
 def clean_label(text: str) -> str:
     """The label without a cut-off citation ('CDAN + MCC (Jin et al.,' -> 'CDAN + MCC');
-    '' when it is no usable label (a placeholder, mostly numbers, too long, unbalanced)."""
+    '' when it is no usable label (a placeholder, mostly numbers, too long, unbalanced, cut
+    off: 'ZO-DS GE, q =')."""
     label = _CUT_CITATION.sub("", " ".join(text.split())).strip(" ,;:")
     if not label or len(label) > 40 or len(label.split()) > 6 or _PLACEHOLDER.match(label):
         return ""
-    if label.count("(") != label.count(")") or not _WORDY.search(label) or cell_values(label):
+    if label.count("(") != label.count(")") or label.endswith(("=", "+", "-", "/")) \
+            or not _WORDY.search(label) or cell_values(label):
         return ""
     return label
 
