@@ -102,14 +102,15 @@ def baseline_not_beaten(doc: Doc, paper: Paper, rng: random.Random,
                 if cell.value is not None and cell.column_label and not NOT_A_METRIC.search(header):
                     by_column.setdefault(cell.column, []).append(cell)
             for column in rng.sample(sorted(by_column), len(by_column)):
-                if site := _claim_beaten(doc, paper, table, by_column[column], rng, used):
+                header = " ".join(view.column_labels[column])
+                if site := _claim_beaten(doc, paper, table, by_column[column], header, rng, used):
                     return site
     return None
 
 
-def _claim_beaten(doc: Doc, paper: Paper, table: Table, cells: list[NamedCell],
+def _claim_beaten(doc: Doc, paper: Paper, table: Table, cells: list[NamedCell], header: str,
                   rng: random.Random, used: set[tuple[int, int]]) -> Site | None:
-    lower = lower_is_better(cells[0].column_label)
+    lower = lower_is_better(header)
     ranked = sorted(cells, key=lambda c: c.value.value if c.value else 0.0, reverse=not lower)
     best, worse = ranked[0], ranked[-1]
     if best.value is None or worse.value is None or best.value.value == worse.value.value:
@@ -129,11 +130,13 @@ def _after_mention(paper: Paper, table: Table, used: set[tuple[int, int]],
                    rng: random.Random) -> tuple[int, int] | None:
     """The last line of a prose paragraph that refers to the table (else of the first one
     after the table), ending a sentence, with nothing planted near it."""
-    mention = re.compile(rf"\b(?:Table|Tab\.)\s*{re.escape(table.number or '')}(?![\w.]\w)")
+    mention = re.compile(rf"\b(?:Table|Tab\.)\s*{re.escape(table.number or '')}(?!\w|\.\d)")
     own = {(ref.page, ref.line) for ref in table.lines}
     end = max(((ref.page, ref.line) for ref in table.lines), default=(0, 0))
     refer, after = [], []
     for paragraph in paper.paragraphs:
+        if not paragraph.segments:
+            continue
         first, last = paragraph.segments[0], paragraph.segments[-1]
         pieces = sentences(paragraph.text)
         if (first.page, first.line) in own or not pieces or not is_prose(pieces[-1][1]) \
