@@ -102,3 +102,18 @@ def test_entries_broken_by_blank_lines_are_joined_and_their_citations_resolve() 
         ("Lili Chen", 2021)]
     resolver = ReferenceResolver(paper)
     assert all(resolver.keys_of(c) for c in paper.citations) and len(paper.citations) == 2
+
+
+def test_an_entry_opening_with_an_initial_is_no_lettered_heading() -> None:
+    from papermind.ingest import parse_bytes
+
+    text = ("A Title\n\nAnonymous authors\n\n## 1 INTRODUCTION\n\n"
+            "Attention helps segmentation (Sagar, 2021; Tan & Le, 2019).\n\n"
+            "REFERENCES\n\n"
+            "R. P. Poudel, S. Liwicki, and R. Cipolla. Fast-scnn: fast semantic segmentation. "
+            "arXiv preprint arXiv:1902.04502, 2019.\n\n"
+            "A. Sagar. Dmsanet: Dual multi scale attention network. arXiv preprint, 2021.\n\n"
+            "M. Tan and Q. Le. Efficientnet: Rethinking model scaling. In ICML, 2019.\n")
+    paper = parse_bytes(text.encode(), "p.txt")
+    assert [s.title for s in paper.sections][-1] == "REFERENCES"
+    assert [r.authors[0] for r in paper.references] == ["R. P. Poudel", "A. Sagar", "M. Tan"]
