@@ -85,3 +85,15 @@ def test_a_spread_is_not_a_value_a_sentence_misquotes() -> None:
     assert check_sentence("For Ours the F1 spread across the seeds is 0.005 here.", [table]) == []
     (merged,) = check_sentence("For Ours the F1 reaches 0.706 in the end.", [table])
     assert merged.verdict == "disagrees" and merged.cell is not None  # near the value itself
+
+
+def test_a_two_digit_value_is_judged_only_in_a_sentence_naming_its_row() -> None:
+    table = "Table 2: Mean rank per method.\n\n|Method|Mean rank|\n|---|---|\n|Oracle|1.7|\n|Random|4.2|\n\n"
+
+    def found(sentence: str) -> list[str]:
+        text = HEAD + table + f"We rank the methods in Table 2 below.\n{sentence}\nMore words close it.\n"
+        return [f.check.stated for f in number_findings(parse_bytes(text.encode(), "p.txt"))]
+
+    assert found("As listed in Table 2, Oracle obtains a value of 1.9 in this setting.") == ["1.9"]
+    assert found("As listed in Table 2, Oracle obtains a value of 1.7 in this setting.") == []
+    assert found("Over all the runs we measure a mean rank of 1.9 for the methods.") == []

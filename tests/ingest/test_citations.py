@@ -37,3 +37,8 @@ def test_author_year_parenthetical_and_narrative() -> None:
 def test_unresolvable_author_year_marker_is_kept_unresolved() -> None:
     markers = find_markers("as in (Nobody et al., 2001).", Resolver([], []))
     assert [(m.marker, m.keys) for m in markers] == [("(Nobody et al., 2001)", [])]
+
+
+def test_a_date_in_brackets_is_no_citation() -> None:
+    text = "The data end (May 2020), he was (born 21 April 1951 in Leeds), as (Smith, 2019) says."
+    assert [m.marker for m in find_markers(text, _numeric(3))] == ["(Smith, 2019)"]

@@ -71,3 +71,49 @@ def test_author_lists_read_name_by_name_in_every_style() -> None:
         assert (parsed.authors, parsed.title) == (authors, title), raw
     editors = parse_entry("Mark Keane, Padraig Cunningham, and Ruth Byrne, editors. Proc. AICS. 1994.")
     assert editors.authors == []  # editors are not authors
+
+
+def test_the_year_is_not_read_from_an_arxiv_id_or_a_title() -> None:
+    assert parse_entry("Adam Gleave, Michael Dennis, and Jan Leike. Quantifying differences in "
+                       "reward functions. arXiv preprint arXiv:2006.13900, 2020.").year == 2020
+    assert parse_entry("Noel Codella, Veronica Rotemberg, et al. Skin lesion analysis toward "
+                       "melanoma detection 2018: A challenge. arXiv preprint "
+                       "arXiv:1902.03368, 2019.").year == 2019
+
+
+def test_entries_broken_by_blank_lines_are_joined_and_their_citations_resolve() -> None:
+    from papermind.grounding.references import ReferenceResolver
+    from papermind.ingest import parse_bytes
+
+    text = ("A Title\n\nAnonymous authors\n\n## 1 INTRODUCTION\n\n"
+            "Offline RL without evaluation works (Brandfonbrener et al., 2021), and simple "
+            "baselines do well (Xiao et al., 2018; van der Maaten & Hinton, 2008).\n\n"
+            "## REFERENCES\n\n"
+            "David Brandfonbrener, William F Whitney, and Joan Bruna. Offline rl without\n\n"
+            "off-policy evaluation. arXiv preprint arXiv:2106.08909, 2021.\n\n"
+            "Laurens van der Maaten and Geoffrey Hinton. Visualizing data using t-SNE. JMLR, 2008.\n\n"
+            "Bin Xiao, Haiping Wu, and Yichen Wei. Simple baselines for pose tracking. In Eur.\n\n"
+            "Conf. Comput. Vis., 2018.\n\n"
+            "Lili Chen, Kevin Lu, and Pieter\n\n"
+            "Abbeel. Decision transformer. arXiv preprint arXiv:2106.01345, 2021.\n")
+    paper = parse_bytes(text.encode(), "p.txt")
+    assert [(r.authors[0], r.year) for r in paper.references] == [
+        ("David Brandfonbrener", 2021), ("Laurens van der Maaten", 2008), ("Bin Xiao", 2018),
+        ("Lili Chen", 2021)]
+    resolver = ReferenceResolver(paper)
+    assert all(resolver.keys_of(c) for c in paper.citations) and len(paper.citations) == 2
+
+
+def test_an_entry_opening_with_an_initial_is_no_lettered_heading() -> None:
+    from papermind.ingest import parse_bytes
+
+    text = ("A Title\n\nAnonymous authors\n\n## 1 INTRODUCTION\n\n"
+            "Attention helps segmentation (Sagar, 2021; Tan & Le, 2019).\n\n"
+            "REFERENCES\n\n"
+            "R. P. Poudel, S. Liwicki, and R. Cipolla. Fast-scnn: fast semantic segmentation. "
+            "arXiv preprint arXiv:1902.04502, 2019.\n\n"
+            "A. Sagar. Dmsanet: Dual multi scale attention network. arXiv preprint, 2021.\n\n"
+            "M. Tan and Q. Le. Efficientnet: Rethinking model scaling. In ICML, 2019.\n")
+    paper = parse_bytes(text.encode(), "p.txt")
+    assert [s.title for s in paper.sections][-1] == "REFERENCES"
+    assert [r.authors[0] for r in paper.references] == ["R. P. Poudel", "A. Sagar", "M. Tan"]

@@ -8,7 +8,7 @@ from pathlib import Path
 from papermind.domain.review import ReportComment, ReviewMetrics, ReviewReport
 from papermind.grounding.perturb_flaws import KINDS, plant_flaws
 from papermind.ingest import parse_bytes
-from papermind.services.eval_flaws import code_catches, panel_catches
+from papermind.services.eval_flaws import code_catches, code_findings, panel_catches
 from papermind.services.eval_review import flaw_recall, plant_paper
 from tests.support.eval_data import PAPER
 
@@ -27,7 +27,9 @@ def test_code_and_panel_catches_on_a_small_paper() -> None:
     caught = code_catches(parse_bytes(flawed.text.encode(), "w.md"), clean, flawed.flaws)
     kinds = {f.id: f.kind for f in flawed.flaws}
     assert {kinds[i] for i, hit in caught.items() if hit} >= {
-        "number_vs_table", "missing_citation", "wrong_reference", "reviewer_instruction"}
+        "number_vs_table", "baseline_not_beaten", "missing_citation", "wrong_reference",
+        "reviewer_instruction"}
+    # 'The losses in Table 1 hold...': a swapped word no table row or number contradicts
     assert not any(caught[i] for i in caught if kinds[i] == "claim_contradicts")
     citation = next(f for f in flawed.flaws if f.kind == "missing_citation")
     anchor = citation.anchor
@@ -54,5 +56,29 @@ def test_ten_dev_papers_five_flaws_each_recall_by_code(shared_data: Path) -> Non
     assert by_kind["wrong_reference"]["code"] == 1.0
     assert by_kind["reviewer_instruction"]["code"] == 1.0
     assert by_kind["missing_citation"]["code"] >= 0.6
-    assert by_kind["number_vs_table"]["code"] > 0.0
-    assert by_kind["claim_contradicts"]["code"] == 0.0  # no model-free check for these
+    assert by_kind["missing_citation"]["code"] == 1.0  # planted in the text, not the bibliography
+    assert by_kind["number_vs_table"]["planted"] >= 7 and by_kind["number_vs_table"]["code"] >= 0.75
+    assert by_kind["baseline_not_beaten"]["code"] == 1.0
+    assert by_kind["claim_contradicts"]["code"] <= 0.2  # only those comparing rows or numbers
+
+
+def test_code_catches_a_stated_cell_and_a_claim_the_table_contradicts() -> None:
+    text = PAPER.replace("The widget network reaches 78.4 accuracy, against 71.2 for the baseline.",
+                         "The widget network is the stronger of the two on this benchmark data.")
+    clean = parse_bytes(text.encode(), "w.md")
+    for seed in range(3):
+        flawed = plant_flaws(text, clean, ["number_vs_table", "baseline_not_beaten",
+                                           "claim_contradicts"], random.Random(seed))
+        caught = code_catches(parse_bytes(flawed.text.encode(), "w.md"), clean, flawed.flaws)
+        assert {f.kind for f in flawed.flaws if caught[f.id]} >= {"number_vs_table",
+                                                                  "baseline_not_beaten"}
+    assert [f.kind for f in code_findings(clean)] == []  # the clean paper: no false alarm
+
+
+def test_a_label_below_the_highest_parsed_one_is_a_parse_miss_not_a_dangling_reference() -> None:
+    text = PAPER.replace("Table 1: Accuracy", "Table 3: Accuracy").replace(
+        "The gains in Table 1 hold", "The gains in Table 2 hold").replace(
+        "We also report in Table 1", "We also report in Table 9")
+    dangling = [f.text for f in code_findings(parse_bytes(text.encode(), "w.md"))
+                if f.kind == "dangling_label"]
+    assert dangling == ["Table 9"]  # 'Table 2' sits below the parsed Table 3; 'Table 1' too

@@ -56,6 +56,8 @@ Training is stable and converges within a few hours on one machine for every set
 
 We release the code and the trained widget networks so that others can build on them.
 
+We also report in Table 1 that both models were trained with the same budget and data.
+
 ## REFERENCES
 
 John Smith and Mary Lee. Gadgets revisited. In ICML, 2019.

@@ -8,7 +8,8 @@ disagreement is kept only when
 
 - the sentence is prose (mostly words; not a pipe row, not a run of numbers),
 - the number is precise enough to have been copied (a decimal with three significant
-  digits or more: '69.5', '0.139', '5.580%'; not '0.5', nor a count such as '200'),
+  digits or more: '69.5', '0.139', '5.580%'; or two in a sentence naming the cell's row:
+  'PEBBLE reaches 0.92', 'ranking difference 1.9'; not '0.5', nor a count such as '200'),
 - no line of the paper that prints data (a table row, parsed or not) holds it, so it is not
   a value of a table or figure the parser did not read as one,
 - it is not stated as a change ('an improvement of 6.85% over DNN': a difference of cells
@@ -33,12 +34,13 @@ _CHANGE_BEFORE = re.compile(r"\b(improv\w*|gain\w*|increas\w*|decreas\w*|reduc\w
 _CHANGE_AFTER = re.compile(r"\s*(points?|pp|over|higher|lower|better|worse|more|less|"
                            r"improvement|gain|increase|reduction|drop)\b", re.IGNORECASE)
 _NUMBER_RUN = re.compile(r"(?:(?<!\S)[-−(]?\d[\d.,]*%?\)?\s+){2}[-−(]?\d[\d.,]*%?\)?(?!\S)")
-_ALPHA = re.compile(r"^[^\W\d_](?:[^\W\d_]|['’.\-])*[,;:)]?$")  # 'word', 'state-of-the-art,'
+_ALPHA = re.compile(r"^[^\W\d_][\w'’.\-+/()]*[,;:)]?$")  # 'word', 'state-of-the-art,', 'ResNet-50'
 
 
 def is_prose(text: str) -> bool:
-    """A sentence of words: six or more words, most tokens words, no table pipes and no
-    run of three numbers (a table row or tick labels printed inside the text)."""
+    """A sentence of words: six or more words (or names: tokens that start with a letter,
+    'refer2', 'CDAN+MCC'), most tokens words, no table pipes and no run of three numbers (a
+    table row or tick labels printed inside the text)."""
     tokens = text.split()
     if "|" in text or not tokens or _NUMBER_RUN.search(text):
         return False
@@ -74,14 +76,16 @@ def printed_as_data(stated: Value, printed: Printed, own: Iterable[tuple[int, in
 
 
 def worth_flagging(check: NumberCheck, sentence: str, printed: Printed, *, pointed: bool,
-                   own: Iterable[tuple[int, int]] = ()) -> bool:
+                   own: Iterable[tuple[int, int]] = (), row_named: bool = False) -> bool:
     """Whether a ``disagrees`` verdict is evidence of a misquoted table value; ``pointed``:
-    the sentence or its paragraph names the cell's table, row or column; ``own``: the
-    (page, line) pairs the sentence is printed on."""
+    the sentence or its paragraph names the cell's table, row or column; ``row_named``: the
+    sentence names the cell's row; ``own``: the (page, line) pairs the sentence is printed on."""
     if check.verdict != "disagrees" or check.cell is None or not is_prose(sentence):
         return False
     stated = Value.parse(check.stated)
-    if significant_digits(check.stated) < 3 or stated.decimals == 0:
+    digits = significant_digits(check.stated)
+    precise = digits >= 3 or (row_named and digits == 2 and stated.decimals >= 1)
+    if not precise or stated.decimals == 0:
         return False  # too coarse to have been copied, or a count ('200 epochs', '774M')
     if printed_as_data(stated, printed, own):
         return False

@@ -14,6 +14,7 @@ from papermind.domain.anchor import Anchor
 from papermind.domain.base import Frozen
 from papermind.domain.paper import Paper, Paragraph, Table
 from papermind.grounding.number_guards import data_numbers, worth_flagging
+from papermind.grounding.table_labels import clean_label
 from papermind.grounding.table_numbers import (
     CellRef,
     CellView,
@@ -26,6 +27,8 @@ from papermind.grounding.table_numbers import (
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
 _TABLE_REF = re.compile(r"\b(?:table|tab\.)\s*(\d+)", re.IGNORECASE)
+_ABBREVIATION = re.compile(r"(?<![^\W\d_])(?:vs|avg|approx|resp|cf|e\.g|i\.e|et al|fig|figs|tab|"
+                           r"eq|eqs|sec|no|nos)\.$", re.IGNORECASE)
 _LEAD = re.compile(r"^([^\W\d_][^\d]{1,40}?)\s+[-−]?\d")
 
 
@@ -47,6 +50,7 @@ def table_view(table: Table) -> TableView:
             view.cells.append(CellView(row=r, column=cell.column, text=cell.text, values=values, box=cell.box))
         labels = [c.text for c in row if not cell_values(c.text)]
         labels += [lead for c in row if (lead := leading_label(c.text))]
+        labels += [clean for x in labels if (clean := clean_label(x)) and clean != x]
         if r >= table.header_rows and labels:
             view.row_labels[r] = labels
     columns = sorted({c.column for row in table.rows for c in row})
@@ -67,16 +71,19 @@ def leading_label(text: str) -> str:
 
 
 def sentences(text: str) -> list[tuple[int, str]]:
-    """(offset, sentence) pieces of a paragraph."""
+    """(offset, sentence) pieces of a paragraph (not split after 'vs.', 'Avg.', 'e.g.')."""
     out, start = [], 0
     for match in _SENTENCE_END.finditer(text):
+        if _ABBREVIATION.search(text, max(start, match.start() - 8), match.start()):
+            continue
         out.append((start, text[start:match.start()]))
         start = match.end()
     out.append((start, text[start:]))
     return [(o, s) for o, s in out if s.strip()]
 
 
-def _anchor(paper: Paper, paragraph: Paragraph, start: int, end: int) -> Anchor:
+def span_anchor(paper: Paper, paragraph: Paragraph, start: int, end: int) -> Anchor:
+    """Where characters start..end of a paragraph are printed (page, lines, boxes)."""
     segs = [s for s in paragraph.segments if s.start < end and s.end > start] or paragraph.segments[:1]
     boxes = [b for s in segs if (b := paper.page(s.page).line(s.line).box) is not None]
     last = segs[-1]
@@ -132,10 +139,13 @@ def number_findings(paper: Paper) -> list[NumberFinding]:
                 if check.cell is None or check.verdict != "disagrees":
                     continue
                 at = offset + check.start
-                anchor = _anchor(paper, paragraph, at, at + len(check.stated))
+                anchor = span_anchor(paper, paragraph, at, at + len(check.stated))
                 pointed = _points_at(sentence, views[check.cell.table_id], check.cell, named)
                 own = _lines(paragraph, offset, offset + len(sentence))
-                if worth_flagging(check, sentence, printed, pointed=pointed, own=own):
+                row_named = any(mentions(sentence, label) for label in
+                                views[check.cell.table_id].row_labels.get(check.cell.row, []))
+                if worth_flagging(check, sentence, printed, pointed=pointed, own=own,
+                                  row_named=row_named):
                     findings.append(NumberFinding(check=check, sentence=sentence,
                                                   sentence_anchor=anchor,
                                                   cell_anchor=_cell_anchor(paper, check)))

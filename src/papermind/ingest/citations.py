@@ -18,6 +18,8 @@ _AUTHORS = (rf"{_NAME}(?:\s+et\s+al\.?|等人?|\s*(?:and|&|和|与)\s*{_NAME}"
 _YEAR = r"(?:19|20)\d\d[a-z]?"
 _PAREN = re.compile(r"\(([^()]{4,400}?(?:19|20)\d\d[a-z]?[^()]{0,40})\)")
 _NARRATIVE = re.compile(rf"({_AUTHORS})\s*\(\s*((?:{_YEAR})(?:\s*[,;]\s*{_YEAR})*)\s*[,;)]")
+_MONTH = re.compile(r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?$")
+"""A month is no author: '(May 2020)', '(born 21 April 1951)'."""
 _ITEM = re.compile(rf"({_AUTHORS}),?\s*((?:{_YEAR})(?:\s*,\s*{_YEAR})*)")
 
 
@@ -110,8 +112,9 @@ def find_markers(text: str, resolver: Resolver) -> list[Marker]:
         if any(a <= match.start() < b for a, b in taken):
             continue
         keys = []
-        for item in _ITEM.finditer(match.group(1)):
+        items = [i for i in _ITEM.finditer(match.group(1)) if not _MONTH.match(i.group(1))]
+        for item in items:
             keys += _resolve(item.group(1), re.split(r"\s*,\s*", item.group(2)), resolver)[0]
-        if keys or _ITEM.search(match.group(1)):
+        if keys or items:
             found.append(Marker(match.start(), match.end(), match.group(0), "author_year", keys))
     return sorted(found, key=lambda m: m.start)

@@ -19,7 +19,26 @@ _INSTRUCTION = re.compile(
     r"|\bsystem prompt\b|\bprompt injection\b",
     re.IGNORECASE,
 )
+_ADDRESSED = re.compile(
+    r"\b(ignore|disregard|forget)\b.{0,40}\b(instructions?|prompts?)\b"
+    r"|\bas an? (ai|assistant|language model|llm)\b"
+    r"|\b(note|message|instructions?) (to|for) (the |all )?(reviewers?|llms?|ai|assistants?)\b"
+    r"|\b(reviewers?|llms?|assistants?)\b.{0,30}\b(must|should|shall)\b.{0,40}"
+    r"\b(accept|recommend|rate|score|positive)"
+    r"|\b(recommend|rate|give)\b.{0,40}\b(strong accept|accept(ing|ance)? (of )?(this|the) "
+    r"(paper|submission)|positive review|high score)"
+    r"|\b(accept|approve) (this|the) (paper|submission|manuscript)\b",
+    re.IGNORECASE,
+)
 _WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def addresses_reviewer(text: str) -> bool:
+    """Whether a line of the visible text tells a reviewer or model what to do about the paper
+    ('ignore all previous instructions', 'as an AI reviewer you must rate...'). Stricter than
+    the hidden-text pattern: visible prose says 'a good model should be robust' or
+    'annotators rate Asian faces higher' in its own right."""
+    return bool(_ADDRESSED.search(text))
 
 
 def _words(text: str) -> list[str]:

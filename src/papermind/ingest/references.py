@@ -20,6 +20,7 @@ _ARXIV = re.compile(
 )
 _YEAR = re.compile(r"(?<![\d/.])(19[4-9]\d|20[0-3]\d)(?:[a-z])?(?![\d/])")
 _PAREN_YEAR = re.compile(r"\((?:19|20)\d\d[a-z]?\)")
+_END_YEAR = re.compile(r"[.\s]*$")  # the year that ends the entry ('..., arXiv:1902.03368, 2019.')
 _QUOTED = re.compile(r"[“\"](.{6,}?)[”\"]")
 _INITIALS = re.compile(r"(?:[A-Z][a-z]?\.?\s?-?){1,4}")
 _INITIAL = re.compile(r"^(?:[A-Z][a-z]?|[A-Z]\.-?[A-Z]|al|Jr|Sr|St)$")
@@ -52,7 +53,31 @@ def split_entries(lines: Sequence[FlowLine]) -> list[list[FlowLine]]:
     hanging = _hanging_starts(lines)
     if hanging:
         return _cut(lines, hanging)
-    return _cut(lines, [i for i, ln in enumerate(lines) if ln.starts_block])
+    blocks = [i for i, ln in enumerate(lines) if ln.starts_block]
+    return _cut(lines, [i for k, i in enumerate(blocks)
+                        if not _continues(lines[blocks[k - 1] if k else 0:i], lines[i].text)])
+
+
+_NAME_START = re.compile(r"^(?:(?:[A-Z]\.\s*)+[A-Z][\w'\-]+|[A-Z][\w'\-]+(?:\s+[A-Z][\w'.\-]*){0,3}"
+                         r"\s*(?:,|\band\b|&)|[A-Z][\w'\-]+,\s+[A-Z]\.)")
+_PARTICLE_START = re.compile(r"^(?:van|von|de|der|den|da|di|du|dos|del|della|le|la|ten|ter)\b")
+
+
+def _continues(before: Sequence[FlowLine], text: str) -> bool:
+    """Whether a block after a blank line goes on with the entry before it (text extracted
+    from PDFs puts blank lines inside entries): it starts in lower case ('off-policy
+    evaluation. arXiv ...', not 'van der Maaten'), or the entry so far has no year and
+    stops mid-sentence ('... and Joan Bruna. Offline rl without') or the block does not
+    open with a name ('Conf. Comput. Vis., 2018.' after '... tracking. In Eur.')."""
+    if not before:
+        return False
+    start = text.lstrip()
+    if start[:1].islower() and not _PARTICLE_START.match(start):
+        return True
+    so_far = " ".join(ln.text for ln in before).rstrip()
+    if _YEAR.search(so_far):
+        return False
+    return not so_far.endswith((".", ")", "]")) or not _NAME_START.match(start)
 
 
 def _cut(lines: Sequence[FlowLine], starts: list[int]) -> list[list[FlowLine]]:
@@ -121,10 +146,13 @@ def parse_entry(raw: str) -> ParsedReference:
         ref.doi = doi.group(1).rstrip(".,;)")
     if arxiv := _ARXIV.search(text):
         ref.arxiv = arxiv.group(1)
-    years = list(_YEAR.finditer(text))
+    ids = [m.span() for m in (_ARXIV.search(text), _DOI.search(text)) if m]
+    years = [m for m in _YEAR.finditer(text)  # not the '2006' of 'arXiv:2006.13900'
+             if not any(a <= m.start() < b for a, b in ids)]
     if years:
         pick = next((m for m in years if _PAREN_YEAR.search(text[max(0, m.start() - 1): m.end() + 2])),
-                    years[-1] if ref.arxiv is None else years[0])
+                    None) or next((m for m in years if _END_YEAR.match(text, m.end())), None) \
+            or (years[-1] if ref.arxiv is None else years[0])
         ref.year, ref.year_suffix = int(pick.group(1)), pick.group(0)[4:]
     _split_fields(text, ref)
     return ref

@@ -273,6 +273,14 @@ def _list_item(lines: Sequence[FlowLine], i: int, evidence: FontEvidence) -> boo
     return evidence.body_like(line) and evidence.body_like(nxt)
 
 
+def _author_initial(heading: Heading) -> bool:
+    """A reference entry that reads as a lettered run-in heading: 'A. Sagar. Aa3dnet: ...',
+    'A. Sagar and R. Soundrapandiyan. Semantic ...' (an initial, a short name, a period)."""
+    number = heading.number or ""
+    return heading.run_in and len(number) == 1 and number.isalpha() \
+        and len(heading.title.split()) <= 4
+
+
 def find_headings(lines: Sequence[FlowLine], body_size: float,
                   skip: set[int] | None = None) -> list[Heading]:
     """Headings in document order; numbered ones must continue the outline's numbering."""
@@ -288,7 +296,10 @@ def find_headings(lines: Sequence[FlowLine], body_size: float,
         if _shares_row(lines, i):
             continue
         heading = _candidate(lines, i, outline)
-        if heading is None or not outline.accepts(heading, line):
+        if heading is None or (found and found[-1].kind == "references"
+                               and _author_initial(heading)):
+            continue
+        if not outline.accepts(heading, line):
             continue
         if heading.kind == "abstract" and not outline.in_appendix:
             found = [h for h in found if not h.number]  # numbered lines above the abstract
