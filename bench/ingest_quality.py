@@ -12,7 +12,7 @@ from pathlib import Path
 
 import ingest_gold as q
 
-from papermind.errors import IngestError
+from papermind.errors import InputError
 from papermind.ingest import parse_file
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,10 +27,11 @@ def main() -> int:
     started = time.perf_counter()
     pdfs = sorted((DATA / "pdfs").rglob("*.pdf"))
     failures, with_lines, pages = [], 0, 0
+    parsed = {}
     for pdf in pdfs:
         try:
-            paper = parse_file(pdf)
-        except IngestError as exc:
+            paper = parsed[pdf] = parse_file(pdf)
+        except InputError as exc:  # IngestError, or a refused PDF (no usable text)
             failures.append(f"{pdf.name}: {exc}")
             continue
         got, total = q.pages_with_lines(paper)
@@ -40,13 +41,14 @@ def main() -> int:
     out += [f"  failed: {f}" for f in failures]
 
     gold = q.gold_titles(DATA / "pdfs" / "science_parse")
-    exact = [(pdf.name, q.fold(parse_file(pdf).title) == q.fold(title), title) for pdf, title in gold.items()]
+    exact = [(pdf.name, pdf in parsed and q.fold(parsed[pdf].title) == q.fold(title), title)
+             for pdf, title in gold.items()]
     hits = sum(ok for _, ok, _ in exact)
     out.append(f"titles exact: {hits}/{len(exact)} = {hits / max(len(exact), 1):.1%}")
     out += [f"  miss: {name}: gold {title!r}" for name, ok, title in exact if not ok]
 
-    sp_papers = {pdf: parse_file(pdf) for pdf in sorted((DATA / "pdfs" / "science_parse").glob("*.pdf"))
-                 if not any(f.startswith(f"{pdf.name}:") for f in failures)}
+    sp_papers = {pdf: parsed[pdf] for pdf in sorted((DATA / "pdfs" / "science_parse").glob("*.pdf"))
+                 if pdf in parsed}
     fragments = [(pdf.name, t) for pdf, paper in sp_papers.items() for t in q.fragment_sections(paper)]
     numbered = sum(1 for paper in sp_papers.values() for s in paper.sections if s.number)
     out.append(f"science_parse numbered section titles that are sentence fragments: "
@@ -80,7 +82,7 @@ def main() -> int:
                f"spurious: {s_spur}/{s_pred} = {s_spur / max(s_pred, 1):.1%}")
     out.append(f"LaTeX titles exact: {l_titles}/{len(latex_dirs)}")
     out.append(f"numbered display equations found (LaTeX papers): {eq_found}/{eq_gold}")
-    refs = [r for pdf in pdfs if (paper := parse_file(pdf)) for r in paper.equation_refs]
+    refs = [r for paper in parsed.values() for r in paper.equation_refs]
     out.append(f"in-text equation references resolved to a found equation (all PDFs): "
                f"{sum(r.equation_id is not None for r in refs)}/{len(refs)}")
     out.append(f"reference count equal to .bbl: {refs_ok}/{len(latex_dirs)} = {refs_ok / max(len(latex_dirs), 1):.1%}")
