@@ -55,6 +55,7 @@ class ChatReply:
     tokens_in: int
     tokens_out: int
     finish_reason: str | None = None
+    raw_tool_args: str | None = None  # the text of tool-call arguments that did not parse
 
 
 class ChatBackend(Protocol):
@@ -133,6 +134,7 @@ def reply_from_message(message: BaseMessage) -> ChatReply:
         part.get("text", "") if isinstance(part, dict) else str(part) for part in message.content)
     tool_args: dict[str, Any] | None = None
     tool_error: str | None = None
+    raw_tool_args: str | None = None
     tokens_in = tokens_out = 0
     finish = None
     if isinstance(message, AIMessage):
@@ -140,11 +142,12 @@ def reply_from_message(message: BaseMessage) -> ChatReply:
             tool_args = dict(message.tool_calls[0]["args"])
         elif message.invalid_tool_calls:
             bad = message.invalid_tool_calls[0]
-            tool_error = f"the tool-call arguments were not valid JSON: {bad.get('args')!r:.300}"
+            raw_tool_args = str(bad.get("args") or "")
+            tool_error = f"the tool-call arguments were not valid JSON: {raw_tool_args!r:.300}"
         usage: dict[str, Any] = dict(message.usage_metadata or {})
         tokens_in, tokens_out = int(usage.get("input_tokens", 0)), int(usage.get("output_tokens", 0))
         finish = message.response_metadata.get("finish_reason")
-    return ChatReply(content, tool_args, tool_error, tokens_in, tokens_out, finish)
+    return ChatReply(content, tool_args, tool_error, tokens_in, tokens_out, finish, raw_tool_args)
 
 
 def openai_backend(name: str, endpoint: EndpointSettings) -> LangChainBackend:

@@ -33,7 +33,14 @@ from papermind.llm.resilience import (
     with_retries,
 )
 from papermind.llm.roles import ResolvedRole, endpoint_by_name, known_roles, resolve_role
-from papermind.llm.structured import InvalidOutput, feedback, parse_reply, schema_spec, validate
+from papermind.llm.structured import (
+    InvalidOutput,
+    feedback,
+    parse_reply,
+    salvage_cut_reply,
+    schema_spec,
+    validate,
+)
 from papermind.llm.usage import CallRecord, UsageLedger, cost_usd
 
 log = logging.getLogger("papermind.llm")
@@ -187,6 +194,13 @@ class Gateway:
                 value = parse_reply(schema, reply)
                 return value, value.model_dump(mode="json")
             except InvalidOutput as err:
+                salvaged = salvage_cut_reply(schema, reply)
+                if salvaged is not None:
+                    value, dropped = salvaged
+                    log.warning("%s from %s/%s was cut off at its token limit (%s); kept what "
+                                "was complete, dropped its last %d characters", spec.name,
+                                tally.endpoint, tally.model, resolved.max_tokens, dropped)
+                    return value, value.model_dump(mode="json")
                 problem = err
                 log.warning("invalid %s from %s/%s (attempt %d/%d): %s", spec.name,
                             tally.endpoint, tally.model, attempt, limit, err)

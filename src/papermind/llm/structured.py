@@ -3,6 +3,12 @@
 A reply is accepted only when it validates against the requested Pydantic schema. Otherwise
 the gateway sends the validation error back and asks again, within a bound; there is no
 fallback to free text.
+
+A JSON reply cut off at its token limit is kept up to its last complete element
+(``salvage_cut_reply``) when that still validates: asking again costs another full-length
+generation that, at a low temperature, is cut off at the same place (seen with the bundled
+0.5B model, three times 2,048 tokens for one reading). What the model finished is kept and
+checked like any answer; the unfinished tail is dropped, never completed.
 """
 
 from __future__ import annotations
@@ -56,6 +62,67 @@ def payload_of(reply: ChatReply) -> Any:
                 pass
     cut = " (it was cut off: the output hit its token limit)" if reply.finish_reason == "length" else ""
     raise InvalidOutput(f"the reply was not valid JSON{cut}: {text[:200]!r}")
+
+
+def salvage_cut_reply(schema: type[T], reply: ChatReply) -> tuple[T, int] | None:
+    """(value, characters dropped) from a JSON reply cut off at its token limit: the longest
+    prefix that ends after a complete element, closed and validated; None if there is none."""
+    if reply.finish_reason != "length" or reply.tool_args is not None:
+        return None
+    text = reply.raw_tool_args if reply.tool_error and reply.raw_tool_args else reply.content
+    start = text.find("{")
+    if start < 0:
+        return None
+    for end, closers in reversed(_cut_points(text, start)):
+        try:
+            payload = json.loads(text[start:end].rstrip().rstrip(",") + closers)
+            if not _has_content(payload):
+                return None  # only empty brackets before the cut: nothing was finished
+            value = validate(schema, payload)
+        except (json.JSONDecodeError, InvalidOutput):
+            continue
+        return value, len(text) - end
+    return None
+
+
+def _has_content(payload: Any) -> bool:
+    if isinstance(payload, dict):
+        return any(_has_content(v) for v in payload.values())
+    if isinstance(payload, list):
+        return any(_has_content(v) for v in payload)
+    return payload not in (None, "")
+
+
+def _cut_points(text: str, start: int) -> list[tuple[int, str]]:
+    """Where a JSON text could be cut and closed: after a closing bracket or before a comma
+    (never just after an opening bracket: that would keep an empty element), each with the
+    brackets that close it there."""
+    stack: list[str] = []
+    cuts: list[tuple[int, str]] = []
+    in_string = escaped = False
+    for i in range(start, len(text)):
+        ch = text[i]
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "{[":
+            stack.append("}" if ch == "{" else "]")
+        elif ch in "}]":
+            if not stack:
+                break
+            stack.pop()
+            if not stack:
+                break  # a complete value: nothing was cut
+            cuts.append((i + 1, "".join(reversed(stack))))
+        elif ch == "," and stack:
+            cuts.append((i, "".join(reversed(stack))))
+    return cuts
 
 
 def validate(schema: type[T], payload: Any) -> T:
