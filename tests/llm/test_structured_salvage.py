@@ -65,21 +65,27 @@ def test_nothing_finished_or_not_cut_or_not_valid_gives_nothing() -> None:
     assert salvage_cut_reply(Reading, _cut("no json at all")) is None
 
 
+METHODS = ["function_calling", "json_schema", "json_mode"]
+
+
+@pytest.mark.parametrize("method", METHODS)
 async def test_the_gateway_keeps_a_cut_reply_instead_of_asking_again(
-        caplog: pytest.LogCaptureFixture) -> None:
+        method: str, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.WARNING, logger="papermind.llm")
     with MockOpenAIServer(faults={Fault.TRUNCATED: 1.0}) as mock:
         mock.queue(FULL)
-        gateway = build_gateway(mock_settings(mock.base_url))
+        gateway = build_gateway(mock_settings(mock.base_url, structured_method=method))
         value = await gateway.structured("reader", [("user", "read")], Reading)
     assert mock.request_count == 1  # no re-ask: a second full-length answer would be cut too
     assert value.method and value.method[0] == Point(**FULL["method"][0])
     assert "cut off at its token limit" in caplog.text
 
 
-async def test_a_cut_reply_that_does_not_validate_is_asked_again() -> None:
+@pytest.mark.parametrize("method", METHODS)
+async def test_a_cut_reply_that_does_not_validate_is_asked_again(method: str) -> None:
+    # (with response_format the OpenAI SDK raises LengthFinishReasonError: still a reply)
     with MockOpenAIServer(faults={Fault.TRUNCATED: 1.0}) as mock:
-        gateway = build_gateway(mock_settings(mock.base_url))
+        gateway = build_gateway(mock_settings(mock.base_url, structured_method=method))
         with pytest.raises(StructuredOutputError):
             await gateway.structured("reader", [("user", "rate")], Strict)
     assert mock.request_count == 3

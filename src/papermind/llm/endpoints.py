@@ -124,8 +124,27 @@ class LangChainBackend:
             messages = with_instruction(messages, json_mode_instruction(spec))
         config = {"metadata": request.metadata, "run_name": request.metadata.get(
             "papermind_node") or "llm"}
-        message = await runnable.ainvoke(messages, config=config, **kwargs)
+        try:
+            message = await runnable.ainvoke(messages, config=config, **kwargs)
+        except Exception as err:
+            cut = _cut_reply(err)
+            if cut is None:
+                raise
+            return cut
         return reply_from_message(message)
+
+
+def _cut_reply(err: Exception) -> ChatReply | None:
+    """The reply inside the OpenAI SDK's LengthFinishReasonError (a response_format reply
+    that hit max_tokens), so a cut reply is handled as one, not as a rejected request."""
+    completion = getattr(err, "completion", None)
+    if type(err).__name__ != "LengthFinishReasonError" or not getattr(completion, "choices", None):
+        return None
+    assert completion is not None
+    usage = getattr(completion, "usage", None)
+    return ChatReply(completion.choices[0].message.content or "", None, None,
+                     int(getattr(usage, "prompt_tokens", 0) or 0),
+                     int(getattr(usage, "completion_tokens", 0) or 0), "length")
 
 
 def reply_from_message(message: BaseMessage) -> ChatReply:
