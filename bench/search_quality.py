@@ -175,7 +175,7 @@ def evaluate(index: SearchIndex, queries: list, within: bool, modes: Sequence[st
 def build(name: str, papers: list[Paper], args: argparse.Namespace,
           reranker: object | None = None) -> SearchIndex:
     cache = Path(args.cache)
-    cache.mkdir(exist_ok=True)
+    cache.mkdir(parents=True, exist_ok=True)
     db: SqlDatabase = Database(cache / f"{name}.sqlite3")
     if args.storage:
         sqlite_cache, db = db, open_database(args.storage)

@@ -411,6 +411,9 @@ def variants(items: Sequence[Item], paper_of: dict[int, str]) -> dict[str, list[
     fusions: dict[str, Callable[[Ranking, Ranking], Ranking]] = {
         "min-max": lambda b, d: fuse_scores([b, d], [1, 1]),
         "rrf60": lambda b, d: fuse([b, d], [1, 1], 60),
+        "min-max dense x1.5": lambda b, d: fuse_scores([b, d], [1, 1.5]),
+        "min-max dense x2": lambda b, d: fuse_scores([b, d], [1, 2]),
+        "min-max bm25 x1.5": lambda b, d: fuse_scores([b, d], [1.5, 1]),
         "min-max top10": lambda b, d: truncated([b, d], 10),
         "min-max top20": lambda b, d: truncated([b, d], 20),
         "combmnz top3": lambda b, d: mnz([b, d], 3),
