@@ -3,6 +3,9 @@ next to the library reused by the next process, kept in step with adds and remov
 
 from __future__ import annotations
 
+import importlib.util
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -76,3 +79,36 @@ def test_a_stale_or_foreign_file_is_rebuilt(tmp_path: Path) -> None:
     assert opened is not None and opened.search(np.eye(4, dtype=np.float32)[1], 1)[0][0] == 1
     opened.remove([1])  # a view is copied before it changes (changing a view would crash)
     assert sorted(opened.keys().tolist()) == [0, 2]
+
+
+def test_search_expansion_grows_with_the_index(tmp_path: Path, monkeypatch) -> None:
+    from papermind.library import ann as ann_module
+
+    index = UsearchAnn(8)
+    vectors = np.eye(8, dtype=np.float32)
+    index.add(np.arange(8), vectors)
+    assert index.search(vectors[3], 1)[0][0] == 3
+    assert index._index.expansion_search == ann_module.EXPANSION_SEARCH
+    monkeypatch.setattr(ann_module, "LARGE_INDEX", 8)
+    assert index.search(vectors[5], 1)[0][0] == 5
+    assert index._index.expansion_search == 2 * ann_module.EXPANSION_SEARCH
+    path = tmp_path / "big.usearch"
+    index.save(path, {"v": 1})
+    reopened = UsearchAnn.open(path, 8, {"v": 1})
+    assert reopened is not None
+    assert reopened._index.expansion_search == 2 * ann_module.EXPANSION_SEARCH
+
+
+def test_embedding_after_a_library_wide_search_does_not_crash() -> None:
+    """onnxruntime's extension segfaulted when loaded after usearch's (a server that had
+    searched with the HNSW index, then embedded a new paper with e5)."""
+    if importlib.util.find_spec("onnxruntime") is None:  # not imported here: it is the bug
+        pytest.skip("onnxruntime is not installed")
+    code = ("from papermind.library.ann import UsearchAnn\n"
+            "UsearchAnn(4)\n"
+            "import onnxruntime\n"
+            "print('embedded fine')")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr[-800:]
+    assert done.stdout.strip() == "embedded fine"

@@ -8,6 +8,7 @@ reflects. Keys are chunk row ids; scores are cosines (vectors are unit length).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Sequence
@@ -22,6 +23,15 @@ EXPANSION_SEARCH = 256
 """HNSW settings (M, efConstruction, ef). On vectors drawn like real e5 ones (a Gaussian fitted
 to them, a pessimistic stand-in) ef 128 -> 256 raised recall@10 from 0.87 to 0.96 at 20k and
 from 0.66 to 0.80 at 100k, for +1-1.5 ms per query (bench/results/ann_real.md)."""
+LARGE_INDEX = 100_000
+"""From this many vectors the search expansion doubles: on 136k real e5 vectors recall@10 was
+0.963 at ef 256 and 0.987 at ef 512 (0.974 / 0.992 at 100k), for +1.8 ms per query
+(bench/results/ann_real.md)."""
+
+
+def expansion_for(size: int) -> int:
+    """The search expansion (ef) for an index of ``size`` vectors."""
+    return EXPANSION_SEARCH if size < LARGE_INDEX else 2 * EXPANSION_SEARCH
 
 
 class DenseAnn(Protocol):
@@ -38,18 +48,29 @@ class DenseAnn(Protocol):
 
 def ann_available() -> bool:
     try:
-        import usearch.index  # noqa: F401
+        _usearch()
     except ImportError:
         return False
     return True
+
+
+def _usearch() -> Any:
+    """usearch's ``Index`` class, with onnxruntime's extension loaded first where installed:
+    onnxruntime 1.31 segfaults when its extension is loaded after usearch 2.26's (a process
+    that searched library-wide, then embedded with e5, crashed). The other order works, and
+    the import costs ~0.15 s, only where the HNSW index is used."""
+    with contextlib.suppress(ImportError):
+        import onnxruntime  # noqa: F401
+    from usearch.index import Index
+
+    return Index
 
 
 class UsearchAnn:
     """HNSW over float16 vectors; ``open`` memory-maps a saved, up-to-date file."""
 
     def __init__(self, dim: int, viewed: Path | None = None, *, threads: int = 1) -> None:
-        from usearch.index import Index
-
+        Index = _usearch()
         self.dim = dim
         self.threads = threads
         self._viewed = viewed
@@ -96,6 +117,9 @@ class UsearchAnn:
     def search(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
         if k <= 0 or len(self._index) == 0:
             return []
+        ef = expansion_for(len(self._index))
+        if self._index.expansion_search != ef:
+            self._index.expansion_search = ef
         found = self._index.search(np.asarray(query, dtype=np.float32), k, threads=1)
         return [(int(key), 1.0 - float(dist)) for key, dist in zip(found.keys, found.distances,
                                                                    strict=True)]
@@ -117,12 +141,10 @@ class UsearchAnn:
 
 
 def _restore(path: Path, *, view: bool) -> Any:
-    from usearch.index import Index
-
-    index: Any = Index.restore(str(path), view=view)
+    index: Any = _usearch().restore(str(path), view=view)
     if index is None:
         raise ValueError(f"not a usearch index: {path}")
-    index.expansion_search = EXPANSION_SEARCH
+    index.expansion_search = expansion_for(len(index))
     return index
 
 
