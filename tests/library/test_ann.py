@@ -95,8 +95,11 @@ def test_search_expansion_grows_with_the_index(tmp_path: Path, monkeypatch) -> N
     path = tmp_path / "big.usearch"
     index.save(path, {"v": 1})
     reopened = UsearchAnn.open(path, 8, {"v": 1})
-    assert reopened is not None
+    assert reopened is not None and reopened.search(vectors[2], 1)[0][0] == 2
     assert reopened._index.expansion_search == 2 * ann_module.EXPANSION_SEARCH
+    reopened.ef = 64  # a benchmark's fixed setting wins over the size rule
+    reopened.search(vectors[2], 1)
+    assert reopened._index.expansion_search == 64
 
 
 def test_embedding_after_a_library_wide_search_does_not_crash() -> None:

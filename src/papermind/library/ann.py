@@ -25,7 +25,7 @@ to them, a pessimistic stand-in) ef 128 -> 256 raised recall@10 from 0.87 to 0.9
 from 0.66 to 0.80 at 100k, for +1-1.5 ms per query (bench/results/ann_real.md)."""
 LARGE_INDEX = 100_000
 """From this many vectors the search expansion doubles: on 136k real e5 vectors recall@10 was
-0.963 at ef 256 and 0.987 at ef 512 (0.974 / 0.992 at 100k), for +1.8 ms per query
+0.963 at ef 256 and 0.987 at ef 512 (0.974 / 0.992 at 100k), for +1.4-1.8 ms per query
 (bench/results/ann_real.md)."""
 
 
@@ -73,6 +73,8 @@ class UsearchAnn:
         Index = _usearch()
         self.dim = dim
         self.threads = threads
+        self.ef: int | None = None
+        """A fixed search expansion (benchmarks); None: ``expansion_for`` the index's size."""
         self._viewed = viewed
         self._index: Any = _restore(viewed, view=True) if viewed else Index(
             ndim=dim, metric="ip", dtype="f16", connectivity=CONNECTIVITY,
@@ -117,7 +119,7 @@ class UsearchAnn:
     def search(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
         if k <= 0 or len(self._index) == 0:
             return []
-        ef = expansion_for(len(self._index))
+        ef = self.ef or expansion_for(len(self._index))
         if self._index.expansion_search != ef:
             self._index.expansion_search = ef
         found = self._index.search(np.asarray(query, dtype=np.float32), k, threads=1)
@@ -144,7 +146,6 @@ def _restore(path: Path, *, view: bool) -> Any:
     index: Any = _usearch().restore(str(path), view=view)
     if index is None:
         raise ValueError(f"not a usearch index: {path}")
-    index.expansion_search = expansion_for(len(index))
     return index
 
 
