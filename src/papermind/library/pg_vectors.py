@@ -85,10 +85,12 @@ class PgVectorIndex:
         return self.exact(vector, k, filters)
 
     def _large(self) -> bool:
-        if self.ann_min_rows is None:
-            return False
+        return self.ann_min_rows is not None and self.count() >= self.ann_min_rows
+
+    def count(self) -> int:
+        """The library's chunks (from the per-paper counts; unembedded ones included)."""
         rows = self.db.query("SELECT COALESCE(SUM(chunks), 0) FROM search_stats")
-        return int(rows[0][0]) >= self.ann_min_rows
+        return int(rows[0][0])
 
     def exact(self, vector: np.ndarray, k: int,
               filters: SearchFilters = NO_FILTERS) -> list[tuple[int, float]]:

@@ -97,6 +97,10 @@ class DenseIndex(Protocol):
     def search(self, query: np.ndarray, k: int,
                filters: SearchFilters = ...) -> list[tuple[int, float]]: ...
 
+    def count(self) -> int:
+        """How many chunk vectors a library-wide search looks through."""
+        ...
+
     def invalidate(self) -> None: ...
 
 

@@ -6,6 +6,8 @@ search tables in step with the paper store (they join the caller's transaction).
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -53,7 +55,7 @@ class SearchOptions:
     relevance_floor: float | None = None
     """Library-wide dense/hybrid search returns nothing ('no good match') when the best dense
     cosine is below this (within chosen papers it never does); None = the embedder's measured
-    ``relevance_floor`` (if any), 0 = off."""
+    ``relevance_floor`` (if any, see ``floor_at``), 0 = off."""
 
 
 class SearchIndex:
@@ -163,7 +165,7 @@ class SearchIndex:
         depth = max(self.options.candidates, k, self.options.rerank_depth if self.reranker
                     else 0)
         scored, best_dense = self._ranked(plan, mode, depth, filters)
-        if best_dense is not None and self.floor > 0 and best_dense < self.floor and not paper_ids:
+        if best_dense is not None and not paper_ids and self._below_floor(best_dense):
             return []  # nothing in the library is close: "no good match", not ten weak hits
         hits = self._hits(scored[:depth] if self.reranker else scored[:k])
         if self.reranker is not None and hits:
@@ -171,11 +173,22 @@ class SearchIndex:
         return hits
 
     @property
-    def floor(self) -> float:
-        """The relevance floor in force (0 = none)."""
+    def floor(self) -> Floor:
+        """The relevance floor in force (0 = none): a cosine, or calibration points."""
         if self.options.relevance_floor is not None:
             return self.options.relevance_floor
-        return float(getattr(self.embedder, "relevance_floor", 0.0) or 0.0)
+        return getattr(self.embedder, "relevance_floor", 0.0) or 0.0
+
+    def _below_floor(self, best: float) -> bool:
+        """Whether ``best``, the top dense cosine of a library-wide search, is under the floor
+        (a floor of 0 or less is off; the library's size is looked up only when the floor
+        depends on it and matters)."""
+        floor = self.floor
+        if not isinstance(floor, (int, float)):  # the size matters only between the ends
+            low, high = min(f for _, f in floor), max(f for _, f in floor)
+            floor = low if best < low else high if best >= high else \
+                floor_at(floor, self.vectors.count())
+        return floor > 0 and best < floor
 
     def _ranked(self, plan: QueryPlan, mode: SearchMode, depth: int,
                 filters: SearchFilters) -> tuple[list[tuple[int, float]], float | None]:
@@ -239,6 +252,30 @@ class SearchIndex:
             self._vectors = self.backend.vectors(self.embedder.name, self.embedder.dim,
                                                  ann_min_rows=self.options.ann_min_rows)
         return self._vectors
+
+
+Floor = float | Sequence[tuple[int, float]]
+"""A relevance floor: one cosine, or (library size in chunks, cosine) calibration points."""
+
+
+def floor_at(floor: Floor, chunks: int) -> float:
+    """The floor for a library of ``chunks`` vectors: a number as it is; calibration points
+    interpolated linearly in log(chunks), held constant beyond the first and the last.
+
+    An off-topic question's best cosine grows with the library (more chunks, more chances of a
+    near one: bench/results/relevance_floor.md), so one fixed cosine that refuses it in a
+    library of 1,000 chunks lets it through in one of 8,000.
+    """
+    if isinstance(floor, (int, float)):
+        return float(floor)
+    points = sorted(floor)
+    if chunks <= points[0][0]:
+        return points[0][1]
+    for (n0, f0), (n1, f1) in itertools.pairwise(points):
+        if chunks <= n1:
+            share = math.log(chunks / n0) / math.log(n1 / n0)
+            return f0 + share * (f1 - f0)
+    return points[-1][1]
 
 
 def to_hit(chunk: StoredChunk, score: float) -> SearchHit:

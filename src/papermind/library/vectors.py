@@ -161,6 +161,10 @@ class VectorIndex:
             return []
         return _exact(rows, query, k, filters)
 
+    def count(self) -> int:
+        with self._lock:
+            return sum(p.rows.size for p in self._refresh().values())
+
     def _synced_ann(self, rows: _Rows) -> UsearchAnn | None:
         """The ANN index over ``rows`` (opened from disk, updated or built), or None."""
         if self.ann_min_rows is None or rows.rows.size < self.ann_min_rows:
