@@ -26,6 +26,7 @@ import argparse
 import dataclasses
 import statistics
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -70,32 +71,24 @@ class Library:
         return self.default if floor == DEFAULT else float(floor)
 
 
-def on_topic(library: Library, items: list[tuple[str, object]]) -> list[tuple[float, bool]]:
-    """(best cosine, gold found in the hybrid top 5) per question; gold None = not judged."""
-    scored = []
+def found_text(scored: list[tuple[float, bool | None]]) -> str:
+    if all(f is None for _, f in scored):
+        return "no gold"
+    return f"{sum(bool(f) for _, f in scored)} found in the top 5"
+
+
+def on_topic(library: Library, items: list[tuple[str, Callable | None]],
+             by_paper: bool = False) -> list[tuple[float, bool | None]]:
+    """(best cosine, gold found in the hybrid top 5) per question (None: no gold);
+    ``by_paper``: the gold is a paper (rank_of counts distinct papers), else a chunk."""
+    scored: list[tuple[float, bool | None]] = []
     for question, gold in items:
-        found = False
+        found = None
         if gold is not None:
             hits = library.index.search(question, mode="hybrid", k=10)
-            found = (rank_of(hits, gold, gold_by_paper(gold)) or 99) <= 5  # type: ignore[arg-type]
+            found = (rank_of(hits, gold, by_paper) or 99) <= 5
         scored.append((best(library.index, question), found))
     return scored
-
-
-def gold_by_paper(gold: object) -> bool:
-    return getattr(gold, "by_paper", False)
-
-
-class PaperGold:
-    """A PubMedQA hit: any chunk of the gold abstract."""
-
-    by_paper = True
-
-    def __init__(self, paper_id: str) -> None:
-        self.paper_id = paper_id
-
-    def __call__(self, _text: str, paper_id: str) -> bool:
-        return paper_id == self.paper_id
 
 
 def main() -> None:
@@ -115,9 +108,9 @@ def main() -> None:
     pm_papers, sets = pubmedqa()
     corpora = {"qasper": Library(build("qasper", papers, args)),
                "pubmedqa": Library(build("pubmedqa", pm_papers, args))}
-    on: dict[str, tuple[Library, list[tuple[float, bool]]]] = {
+    on: dict[str, tuple[Library, list[tuple[float, bool | None]]]] = {
         "PubMedQA questions": (corpora["pubmedqa"], on_topic(
-            corpora["pubmedqa"], [(q, PaperGold(pid)) for q, pid in sets["question"]]))}
+            corpora["pubmedqa"], [(q, lambda _t, p, g=pid: p == g) for q, pid in sets["question"]], by_paper=True))}
     _, lenient = qasper("lenient")
     on["QASPER lenient, QASPER library"] = (corpora["qasper"], on_topic(
         corpora["qasper"], [(q, gold) for q, _pid, gold in lenient]))
@@ -142,7 +135,7 @@ def main() -> None:
     for name, (_, scored) in on.items():
         print(f"on-topic {name}: best cosine median {statistics.median(s for s, _ in scored):.3f},"
               f" min {min(s for s, _ in scored):.3f} ({len(scored)} questions,"
-              f" {sum(f for _, f in scored) or 'no gold:'} found in the top 5)")
+              f" {found_text(scored)})")
     print()
     print("| floor | " + " | ".join(f"{n} / {c}: refused" for n, c in off)
           + " | " + " | ".join(f"{n}: kept (found lost)" for n in on) + " |")
@@ -154,7 +147,8 @@ def main() -> None:
         for library, scored in on.values():
             at = library.floor(floor)
             kept = sum(s >= at for s, _ in scored) / len(scored)
-            lost = sum(f and s < at for s, f in scored) if any(f for _, f in scored) else "-"
+            lost = "-" if all(f is None for _, f in scored) else \
+                sum(bool(f) and s < at for s, f in scored)
             cells.append(f"{kept:.2f} ({lost})")
         label = "size-dependent default" if floor == DEFAULT else f"{floor:.2f}"
         print(f"| {label} | " + " | ".join(cells) + " |")
