@@ -38,15 +38,19 @@ class Lexical:
         self.texts = {r["id"]: r["text"] for r in rows}
         self.total = len(rows)
 
+    def _within(self, expression: str, filters: SearchFilters) -> tuple[str, list]:
+        """The SQL condition and arguments that keep a MATCH within the filters' paper."""
+        if not filters.paper_ids:
+            return "", [expression]
+        (lo, hi), = self.index.store.paper_ranges(filters.paper_ids)
+        return " AND rowid BETWEEN ? AND ?", [expression, lo, hi]
+
     def plain(self, terms: Sequence[str], filters: SearchFilters) -> Ranking:
         return self.index.fulltext.search(terms, DEPTH, filters)
 
     def expression(self, expression: str, filters: SearchFilters) -> Ranking:
         """A raw FTS5 expression over search_fts (within one paper, or all)."""
-        where, args = "", [expression]
-        if filters.paper_ids:
-            (lo, hi), = self.index.store.paper_ranges(filters.paper_ids)
-            where, args = " AND rowid BETWEEN ? AND ?", [expression, lo, hi]
+        where, args = self._within(expression, filters)
         rows = self.db.query(f"SELECT rowid, rank FROM search_fts WHERE search_fts MATCH ?"
                              f"{where} ORDER BY rank LIMIT {DEPTH}", args)
         return [(int(r["rowid"]), -float(r["rank"])) for r in rows]
@@ -55,10 +59,7 @@ class Lexical:
         expression = match_expression(terms)
         if not expression:
             return []
-        where, args = "", [expression]
-        if filters.paper_ids:
-            (lo, hi), = self.index.store.paper_ranges(filters.paper_ids)
-            where, args = " AND rowid BETWEEN ? AND ?", [expression, lo, hi]
+        where, args = self._within(expression, filters)
         rows = self.db.query(f"SELECT rowid, bm25(fields, {title}, 1.0) AS r FROM temp.fields"
                              f" WHERE fields MATCH ?{where} ORDER BY r LIMIT {DEPTH}", args)
         return [(int(r["rowid"]), -float(r["r"])) for r in rows]
