@@ -89,14 +89,17 @@ def test_search_expansion_grows_with_the_index(tmp_path: Path, monkeypatch) -> N
     index.add(np.arange(8), vectors)
     assert index.search(vectors[3], 1)[0][0] == 3
     assert index._index.expansion_search == ann_module.EXPANSION_SEARCH
-    monkeypatch.setattr(ann_module, "LARGE_INDEX", 8)
+    monkeypatch.setattr(ann_module, "WIDER_SEARCH", ((8, 512), (9, 1024)))
     assert index.search(vectors[5], 1)[0][0] == 5
-    assert index._index.expansion_search == 2 * ann_module.EXPANSION_SEARCH
+    assert index._index.expansion_search == 512
     path = tmp_path / "big.usearch"
     index.save(path, {"v": 1})
     reopened = UsearchAnn.open(path, 8, {"v": 1})
     assert reopened is not None and reopened.search(vectors[2], 1)[0][0] == 2
-    assert reopened._index.expansion_search == 2 * ann_module.EXPANSION_SEARCH
+    assert reopened._index.expansion_search == 512
+    reopened.add(np.array([8]), np.eye(9, dtype=np.float32)[8:, :8] + 0.5)
+    assert reopened.search(vectors[2], 1)[0][0] == 2
+    assert reopened._index.expansion_search == 1024  # the next step, at 9 vectors
     reopened.ef = 64  # a benchmark's fixed setting wins over the size rule
     reopened.search(vectors[2], 1)
     assert reopened._index.expansion_search == 64

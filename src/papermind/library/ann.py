@@ -23,15 +23,17 @@ EXPANSION_SEARCH = 256
 """HNSW settings (M, efConstruction, ef). On vectors drawn like real e5 ones (a Gaussian fitted
 to them, a pessimistic stand-in) ef 128 -> 256 raised recall@10 from 0.87 to 0.96 at 20k and
 from 0.66 to 0.80 at 100k, for +1-1.5 ms per query (bench/results/ann_real.md)."""
-LARGE_INDEX = 100_000
-"""From this many vectors the search expansion doubles: on 136k real e5 vectors recall@10 was
-0.963 at ef 256 and 0.987 at ef 512 (0.974 / 0.992 at 100k), for +1.4-1.8 ms per query
-(bench/results/ann_real.md)."""
+WIDER_SEARCH = ((100_000, 2 * EXPANSION_SEARCH), (500_000, 4 * EXPANSION_SEARCH))
+"""(index size, ef) from which the search expansion widens: recall@10 falls with size at a
+fixed ef. On 136k real e5 vectors ef 256 -> 512 raised it from 0.963-0.972 to 0.987-0.989; on a
+million (the real ones plus points between real neighbours) ef 512 gave 0.974 with one
+question finding none of its true top 10, ef 1024 0.993 (worst 0.4), for 2.3 -> 4.4 ms CPU
+per query (bench/results/ann_real.md)."""
 
 
 def expansion_for(size: int) -> int:
     """The search expansion (ef) for an index of ``size`` vectors."""
-    return EXPANSION_SEARCH if size < LARGE_INDEX else 2 * EXPANSION_SEARCH
+    return max([EXPANSION_SEARCH] + [ef for start, ef in WIDER_SEARCH if size >= start])
 
 
 class DenseAnn(Protocol):
