@@ -103,6 +103,8 @@ def test_search_expansion_grows_with_the_index(tmp_path: Path, monkeypatch) -> N
     reopened.ef = 64  # a benchmark's fixed setting wins over the size rule
     reopened.search(vectors[2], 1)
     assert reopened._index.expansion_search == 64
+    assert reopened.search(vectors[2], 1, harder=True)[0][0] == 2  # before "no good match"
+    assert reopened._index.expansion_search == 64 * ann_module.HARDER
 
 
 def test_embedding_after_a_library_wide_search_does_not_crash() -> None:

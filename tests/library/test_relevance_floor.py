@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from papermind.db import Database, SqlDatabase
 from papermind.library.embedders import E5Embedder, HashingEmbedder
+from papermind.library.fulltext import NO_FILTERS
 from papermind.library.search import SearchIndex, SearchOptions, floor_at
 from tests.library.search_fixtures import make_paper
 
@@ -51,8 +52,9 @@ class GrowingFloor(HashingEmbedder):
 
 def test_the_floor_follows_the_library_size(library_db: SqlDatabase) -> None:
     """The same question is answered in a small library and refused once it has grown
-    (both backends count the library's chunks)."""
-    index = SearchIndex(library_db, GrowingFloor())
+    (both backends count the library's chunks; their HNSW indexes are on, so a refusal is
+    confirmed by a harder approximate search)."""
+    index = SearchIndex(library_db, GrowingFloor(), options=SearchOptions(ann_min_rows=1))
     index.index_paper(make_paper([("Data", "method", ["Five annotators labelled tweets."])]))
     question = "sourdough bread recipe with rye flour"
     assert index.search(question, k=3)
@@ -62,3 +64,40 @@ def test_the_floor_follows_the_library_size(library_db: SqlDatabase) -> None:
     assert index.vectors.count() >= 40
     assert index.search(question, k=3) == []
     assert index.search("annotators labelled tweets", k=3)  # close: still answered
+
+
+class MissesTheClosest:
+    """A dense index that, like HNSW on a small topical island, misses the closest chunk
+    unless asked to search harder."""
+
+    def __init__(self, exact) -> None:
+        self.exact = exact
+        self.harder_asked = 0
+        self.misses = True
+
+    def search(self, query, k, filters=NO_FILTERS, *, harder=False):
+        if harder or not self.misses:
+            self.harder_asked += harder
+            return self.exact.search(query, k, filters)
+        return self.exact.search(query, k + 1, filters)[1:]
+
+    def count(self) -> int:
+        return self.exact.count()
+
+    def invalidate(self) -> None:
+        self.exact.invalidate()
+
+
+def test_a_near_miss_is_searched_harder_before_no_good_match() -> None:
+    index, _ = corpus()
+    question = "annotators labelled offensive tweets"
+    missing = MissesTheClosest(index.vectors)
+    index._vectors = missing  # type: ignore[assignment]
+    assert missing.search(index._query_vector(question), 1)[0][1] < 0.3  # the miss alone: refused
+    hits = index.search(question, k=3)
+    assert missing.harder_asked == 1 and hits and "annotators" in hits[0].text
+    assert index.search("sourdough bread recipe with rye flour", k=3) == []  # truly off-topic
+    assert missing.harder_asked == 2
+    missing.misses = False
+    assert index.search(question, k=3)
+    assert missing.harder_asked == 2  # a search that finds a close chunk never asks

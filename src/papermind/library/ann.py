@@ -31,6 +31,12 @@ question finding none of its true top 10, ef 1024 0.993 (worst 0.4), for 2.3 -> 
 per query (bench/results/ann_real.md)."""
 
 
+HARDER = 4
+"""How many times wider a ``harder`` search looks (asked before saying "no good match": on
+136k real e5 vectors, at ef 512, one of 300 real questions had its best cosine under the 0.85
+floor only because HNSW missed its true best; at 4x none, bench/results/ann_real.md)."""
+
+
 def expansion_for(size: int) -> int:
     """The search expansion (ef) for an index of ``size`` vectors."""
     return max([EXPANSION_SEARCH] + [ef for start, ef in WIDER_SEARCH if size >= start])
@@ -45,7 +51,8 @@ class DenseAnn(Protocol):
 
     def remove(self, rows: Sequence[int]) -> None: ...
 
-    def search(self, query: np.ndarray, k: int) -> list[tuple[int, float]]: ...
+    def search(self, query: np.ndarray, k: int, *,
+               harder: bool = False) -> list[tuple[int, float]]: ...
 
 
 def ann_available() -> bool:
@@ -118,10 +125,12 @@ class UsearchAnn:
             self._index.remove(np.asarray(list(rows), dtype=np.uint64))
             self.dirty = True
 
-    def search(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
+    def search(self, query: np.ndarray, k: int, *,
+               harder: bool = False) -> list[tuple[int, float]]:
+        """Approximate top ``k``; ``harder`` looks ``HARDER`` times wider."""
         if k <= 0 or len(self._index) == 0:
             return []
-        ef = self.ef or expansion_for(len(self._index))
+        ef = (self.ef or expansion_for(len(self._index))) * (HARDER if harder else 1)
         if self._index.expansion_search != ef:
             self._index.expansion_search = ef
         found = self._index.search(np.asarray(query, dtype=np.float32), k, threads=1)

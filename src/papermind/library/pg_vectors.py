@@ -16,12 +16,15 @@ from collections.abc import Sequence
 import numpy as np
 
 from papermind.db import SqlDatabase
+from papermind.library.ann import HARDER
 from papermind.library.fulltext import NO_FILTERS, SearchFilters
 from papermind.library.vectors import EmbeddingCache
 
 HNSW_M = 16
 HNSW_EF_CONSTRUCTION = 64
 HNSW_EF_SEARCH = 100
+EF_SEARCH_MAX = 1000
+"""pgvector refuses a larger hnsw.ef_search."""
 """pgvector HNSW settings; recall and latency in bench/pg_scale.py."""
 _LOCK = 0x766563  # advisory lock key: one process creates an HNSW index
 
@@ -72,14 +75,15 @@ class PgVectorIndex:
     def invalidate(self) -> None:
         """Nothing is cached in the process."""
 
-    def search(self, query: np.ndarray, k: int,
-               filters: SearchFilters = NO_FILTERS) -> list[tuple[int, float]]:
-        """Top ``k`` (row, cosine) among the chunks that pass ``filters``."""
+    def search(self, query: np.ndarray, k: int, filters: SearchFilters = NO_FILTERS, *,
+               harder: bool = False) -> list[tuple[int, float]]:
+        """Top ``k`` (row, cosine) among the chunks that pass ``filters`` (``harder``: the
+        HNSW index looks ``HARDER`` times wider)."""
         if k <= 0:
             return []
         vector = np.asarray(query, dtype=np.float32)
         if not filters.paper_ids and self._large():
-            found = self._approximate(vector, k, filters)
+            found = self._approximate(vector, k, filters, HARDER if harder else 1)
             if found is not None:
                 return found
         return self.exact(vector, k, filters)
@@ -102,13 +106,14 @@ class PgVectorIndex:
             [vector, self.model, self.dim, *params, vector, k])
         return [(int(r[0]), float(r[1])) for r in rows]
 
-    def _approximate(self, vector: np.ndarray, k: int,
-                     filters: SearchFilters) -> list[tuple[int, float]] | None:
+    def _approximate(self, vector: np.ndarray, k: int, filters: SearchFilters,
+                     wider: int = 1) -> list[tuple[int, float]] | None:
         """HNSW candidates joined to their chunks; None when fewer than ``k`` pass."""
         where, params = filters.sql()
         want = max(4 * k, 64)
         with self.db.transaction() as conn:
-            conn.execute(f"SET LOCAL hnsw.ef_search = {max(HNSW_EF_SEARCH, want)}")
+            ef = min(EF_SEARCH_MAX, max(HNSW_EF_SEARCH, want) * wider)
+            conn.execute(f"SET LOCAL hnsw.ef_search = {ef}")
             rows = conn.execute(
                 "SELECT c.id, 1 - e.distance AS score FROM (SELECT content_hash,"
                 f" vector::{self._cast} <=> ?::{self._cast} AS distance FROM search_embeddings"

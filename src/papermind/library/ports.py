@@ -94,8 +94,11 @@ class EmbeddingStore(Protocol):
 class DenseIndex(Protocol):
     """Top-k cosine over the embedded chunk rows."""
 
-    def search(self, query: np.ndarray, k: int,
-               filters: SearchFilters = ...) -> list[tuple[int, float]]: ...
+    def search(self, query: np.ndarray, k: int, filters: SearchFilters = ..., *,
+               harder: bool = False) -> list[tuple[int, float]]:
+        """Top ``k`` (row, cosine); ``harder``: an approximate index looks wider (asked
+        before a search says "no good match", so that a near miss does not refuse)."""
+        ...
 
     def count(self) -> int:
         """How many chunk vectors a library-wide search looks through."""

@@ -165,7 +165,8 @@ class SearchIndex:
         depth = max(self.options.candidates, k, self.options.rerank_depth if self.reranker
                     else 0)
         scored, best_dense = self._ranked(plan, mode, depth, filters)
-        if best_dense is not None and not paper_ids and self._below_floor(best_dense):
+        if best_dense is not None and not paper_ids and self._nothing_close(plan, best_dense,
+                                                                            filters):
             return []  # nothing in the library is close: "no good match", not ten weak hits
         hits = self._hits(scored[:depth] if self.reranker else scored[:k])
         if self.reranker is not None and hits:
@@ -178,6 +179,16 @@ class SearchIndex:
         if self.options.relevance_floor is not None:
             return self.options.relevance_floor
         return getattr(self.embedder, "relevance_floor", 0.0) or 0.0
+
+    def _nothing_close(self, plan: QueryPlan, best: float, filters: SearchFilters) -> bool:
+        """Whether no chunk passing ``filters`` is over the floor: ``best`` (the search's top
+        cosine) is under it, and so is a harder search's (an approximate index can miss the
+        one close chunk; the harder look costs only queries that would be refused)."""
+        if not self._below_floor(best):
+            return False
+        found = self.vectors.search(self._query_vector(plan.dense_text), 1, filters,
+                                    harder=True)
+        return not found or self._below_floor(found[0][1])
 
     def _below_floor(self, best: float) -> bool:
         """Whether ``best``, the top dense cosine of a library-wide search, is under the floor

@@ -140,9 +140,10 @@ class VectorIndex:
         self._ann_generation = -1
         self._lock = threading.Lock()
 
-    def search(self, query: np.ndarray, k: int,
-               filters: SearchFilters = NO_FILTERS) -> list[tuple[int, float]]:
-        """Top ``k`` (row, cosine) among the chunks that pass ``filters``."""
+    def search(self, query: np.ndarray, k: int, filters: SearchFilters = NO_FILTERS, *,
+               harder: bool = False) -> list[tuple[int, float]]:
+        """Top ``k`` (row, cosine) among the chunks that pass ``filters`` (``harder``: the
+        HNSW index looks wider)."""
         with self._lock:
             papers = self._refresh()
             if filters.paper_ids:
@@ -154,7 +155,7 @@ class VectorIndex:
                 rows = self._all
                 ann = self._synced_ann(rows)
                 if k > 0 and ann is not None:  # searched under the lock: a sync mutates it
-                    found = _filtered_ann(ann, rows, query, k, filters)
+                    found = _filtered_ann(ann, rows, query, k, filters, harder)
                     if found is not None:
                         return found
         if k <= 0 or rows.rows.size == 0:
@@ -263,11 +264,11 @@ def _sync(ann: UsearchAnn, rows: _Rows, changed: set[str], papers: dict[str, _Ro
 
 
 def _filtered_ann(ann: UsearchAnn, rows: _Rows, query: np.ndarray, k: int,
-                  filters: SearchFilters) -> list[tuple[int, float]] | None:
+                  filters: SearchFilters, harder: bool) -> list[tuple[int, float]] | None:
     """ANN candidates that pass the filters; None when too few pass (use exact search)."""
     keep = rows.mask(filters)
     want = k if keep is None else max(4 * k, 64)
-    found = ann.search(query, min(want, rows.rows.size))
+    found = ann.search(query, min(want, rows.rows.size), harder=harder)
     if keep is None:
         return found[:k]
     keys = np.fromiter((r for r, _ in found), np.int64, len(found))
