@@ -32,9 +32,10 @@ per query (bench/results/ann_real.md)."""
 
 
 HARDER = 4
-"""How many times wider a ``harder`` search looks (asked before saying "no good match": on
-136k real e5 vectors, at ef 512, one of 300 real questions had its best cosine under the 0.85
-floor only because HNSW missed its true best; at 4x none, bench/results/ann_real.md)."""
+"""How many times wider a ``harder`` search looks (asked before saying "no good match": at
+ef 512, one of 300 real questions had its best cosine under the 0.85 floor only because HNSW
+missed its true best, on 136k real e5 vectors in one build and on a million real-plus-derived
+ones in another; at 1024 and wider none did, bench/results/ann_real.md)."""
 
 
 def expansion_for(size: int) -> int:
