@@ -76,6 +76,12 @@ def passages(words: int) -> list[str]:
     return [out[i] for i in order]
 
 
+def pool_file(cache: Path, words: int, *, pooled: bool) -> Path:
+    """Where the vectors of the ``words``-word windows are cached (``cache`` itself when only
+    one window length is pooled)."""
+    return cache.with_suffix(f".w{words}.npy") if pooled else cache
+
+
 def embed_for(minutes: float, texts: list[str], cache: Path,
               embedder: E5OnnxEmbedder) -> np.ndarray:
     """Cached passage vectors, extended by embedding more until the budget is spent."""
@@ -192,9 +198,7 @@ def main() -> None:
     for words in sizes:
         pool = passages(words)
         texts += pool
-        cache = Path(args.cache)
-        if len(sizes) > 1:
-            cache = cache.with_suffix(f".w{words}.npy")
+        cache = pool_file(Path(args.cache), words, pooled=len(sizes) > 1)
         left = max(0.0, (stop - time.perf_counter()) / 60)
         pools.append(embed_for(left, pool, cache, embedder))
     passages_only = np.concatenate(pools)

@@ -24,6 +24,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
+from ann_real import pool_file  # noqa: E402
 from latency_library import questions  # noqa: E402
 
 from papermind.library.embedders import E5OnnxEmbedder  # noqa: E402
@@ -46,9 +47,9 @@ def main() -> None:
     import psycopg
 
     cache = Path(args.cache)
-    sizes = args.words.split(",")
-    files = [cache.with_suffix(f".w{w}.npy") for w in sizes] if len(sizes) > 1 else [cache]
-    pool = np.concatenate([np.load(f) for f in files]).astype(np.float32)
+    sizes = [int(w) for w in args.words.split(",")]
+    pool = np.concatenate([np.load(pool_file(cache, w, pooled=len(sizes) > 1))
+                           for w in sizes]).astype(np.float32)
     pool = pool[:args.size or len(pool)]
     embedder = E5OnnxEmbedder(threads=2, cache_dir=cache.parent / "models")
     probes = np.stack([embedder.embed_query(q) for q in questions()[:args.queries]])
