@@ -37,7 +37,6 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from latency_library import ClusteredEmbedder, prepare, questions, revector, sentences  # noqa: E402
 
-from papermind.library.fulltext import NO_FILTERS  # noqa: E402
 from papermind.library.search import SearchIndex  # noqa: E402
 from papermind.library.tantivy_index import TantivyFullText  # noqa: E402
 from papermind.library.vectors import VectorIndex, _exact  # noqa: E402
@@ -105,14 +104,14 @@ def recall_at_10(index: SearchIndex, probes: int = 100) -> str:
     vectors = index.vectors
     assert isinstance(vectors, VectorIndex)
     embedder = ClusteredEmbedder(seed=99)
-    rows = vectors._all
-    if rows is None or vectors._ann is None:
+    rows = vectors._every_row()
+    if vectors._ann is None:
         return "HNSW not in use (fewer rows than search.ann_min_rows)"
     found = []
     for _ in range(probes):
         q = embedder.embed_query("")
         ann = {r for r, _ in vectors.search(q, 10)}
-        exact = {r for r, _ in _exact(rows, q, 10, NO_FILTERS)}
+        exact = {r for r, _ in _exact(rows, q, 10, None)}
         found.append(len(ann & exact) / 10)
     return f"HNSW recall@10 vs exact: {statistics.mean(found):.3f} ({probes} clustered probes)"
 

@@ -4,11 +4,14 @@
 from __future__ import annotations
 
 import io
+import json
+import sqlite3
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 
-from papermind.cli.add_progress import add_progress, embed_line, file_line
+from papermind.cli.add_progress import INDEXING, add_progress, embed_line, file_line
 from papermind.services.library import AddEvent, AddResult
 from tests.support.cli import CliRunner
 
@@ -27,7 +30,23 @@ def test_add_of_a_folder_prints_one_plain_line_per_file(cli: CliRunner, tmp_path
     files = [ln for ln in lines if ln.startswith("[")]
     assert [ln.split(":")[0] for ln in files] == ["[1/3] p0.md", "[2/3] p1.md", "[3/3] p2.md"]
     assert all("added in" in ln and "BM25-indexed" in ln for ln in files)
-    assert lines[-1].startswith("embedding: 3/3 chunks") and lines[-1].endswith("done")
+    assert lines[-3].startswith("embedding: 3/3 chunks") and lines[-3].endswith("done")
+    assert lines[-2] == INDEXING and lines[-1].startswith("search indexes up to date in")
+
+
+def test_add_leaves_the_search_indexes_in_step(cli: CliRunner, tmp_path: Path, home: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first search after a bulk add used to build them (on 243k chunks: 30 s BM25,
+    100 s HNSW); add builds them on every core, and a new process only opens them."""
+    monkeypatch.setenv("PAPERMIND_SEARCH__ANN_MIN_ROWS", "1")
+    monkeypatch.setenv("PAPERMIND_SEARCH__LEXICAL_MIN_ROWS", "0")
+    assert cli("add", papers(tmp_path / "in", 3)).code == 0
+    log = sqlite3.connect(next(home.glob("*.sqlite3")))
+    generation = log.execute("SELECT MAX(generation) FROM search_changes").fetchone()[0]
+    sidecars = list(home.glob("*.usearch.json"))
+    assert len(sidecars) == 1 and json.loads(sidecars[0].read_text())["generation"] == generation
+    stamp = next(home.glob("*.bm25")) / "stamp.json"
+    assert json.loads(stamp.read_text())["generation"] == generation
 
 
 def test_list_and_show_tell_the_dense_state(cli: CliRunner, tmp_path: Path) -> None:
@@ -53,6 +72,8 @@ def test_the_terminal_bar_prints_file_lines_and_finishes() -> None:
         hook(AddEvent("file", 2, 2, "/x/b.pdf", AddResult("/x/b.pdf", "failed", reason="bad")))
         hook(AddEvent("embedding", 5, 10))
         hook(AddEvent("embedding", 10, 10))
+        hook(AddEvent("indexing", 0, 1))
+        hook(AddEvent("indexing", 1, 1))
     text = buffer.getvalue()
     assert "[1/2] a.pdf: added in 1.5 s" in text and "[2/2] b.pdf: failed - bad" in text
 

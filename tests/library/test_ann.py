@@ -47,6 +47,9 @@ def test_ann_answers_like_exact_search_and_is_saved(tmp_path: Path) -> None:
     again = index_at(db)  # a new process opens the saved file (memory-mapped view)
     assert "galaxy rotation" in again.search("galaxy rotation", mode="dense", k=1)[0].text
     assert again.vectors._ann is not None and again.vectors._ann._viewed is not None
+    fresh = index_at(db).vectors  # in step with the library: answers without reading vectors
+    assert fresh.search(HashingEmbedder().embed_query("galaxy rotation"), 3)
+    assert fresh._papers is None and fresh.count() == again.store.count()
 
 
 def test_ann_follows_adds_and_removes_from_another_process(tmp_path: Path) -> None:

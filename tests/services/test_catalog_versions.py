@@ -110,3 +110,23 @@ def test_title_keys_ignore_case_accents_and_punctuation_but_not_words() -> None:
     assert title_key("Automated Relational Meta-Learning", "") == "automatedrelationalmetalearning|"
     assert title_key("Automated Learning", "") is None  # anonymous: a longer title is needed
     assert title_key("中山大学硕士学位论文撰写规范与示例", "张三") == "中山大学硕士学位论文撰写规范与示例|张三"
+
+
+def test_a_library_search_hides_older_versions_but_stays_library_wide(
+        box: Container, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The older version is excluded, not every other paper listed: a listed search is exact
+    over per-paper rows and never says "no good match"."""
+    a = paper_pdf(tmp_path / "a.pdf", "Counting Tweets With Careful Annotation")
+    first, second = box.library.add([Path(str(a)), resaved(Path(str(a)), tmp_path / "a2.pdf")])
+    other = box.library.add([Path(str(paper_pdf(tmp_path / "c.pdf", "An Unrelated Study of "
+                                                "Storage Engines")))])[0]
+    asked: list[dict] = []
+    search = box.search.index.search
+    monkeypatch.setattr(box.search.index, "search",
+                        lambda query, **kw: asked.append(kw) or search(query, **kw))
+    hits = box.search.search("hash of their bytes", mode="bm25")
+    assert asked[-1]["paper_ids"] is None and asked[-1]["exclude_papers"] == [first.paper_id]
+    assert hits and first.paper_id not in {h.paper_id for h in hits}
+    box.search.search("storage engines", paper_ids=[first.paper_id or "", other.paper_id or ""])
+    assert asked[-1]["exclude_papers"] == []  # papers named: each is searched as asked
+    assert second.version_of == first.paper_id

@@ -23,7 +23,7 @@ async def search(container: ContainerDep, q: str = Query(..., min_length=1, max_
                  ) -> list[SearchHit]:
     def run() -> list[Any]:
         ids = container.catalog.select(papers=paper or (), tags=tag or (),
-                                       collections=collection or (), newest_only=True)
+                                       collections=collection or ())
         return container.search.search(q, paper_ids=ids, mode=mode, k=k)
 
     return list(await run_in_threadpool(run))

@@ -1,8 +1,9 @@
 """How `papermind add` reports progress on stderr.
 
 One line per file with its stage and result. In a terminal, above a bar with rate and ETA
-(files while parsing and indexing, then chunk texts while embedding); elsewhere (a pipe, a
-log file) plain lines, including an embedding line every few seconds, so nothing sits silent.
+(files while parsing and indexing, then chunk texts while embedding, then the library-wide
+search indexes); elsewhere (a pipe, a log file) plain lines, including an embedding line every
+few seconds, so nothing sits silent.
 """
 
 from __future__ import annotations
@@ -43,6 +44,9 @@ def embed_line(done: int, total: int, elapsed: float) -> str:
     return f"embedding: {done}/{total} chunks, {rate:.1f} chunks/s, {tail}"
 
 
+INDEXING = "updating the library-wide search indexes (BM25, dense)"
+
+
 class _Plain:
     """Plain lines: one per file, one per few seconds of embedding, and a last one."""
 
@@ -50,6 +54,7 @@ class _Plain:
         self.console = console
         self.started = 0.0
         self.last = 0.0
+        self.indexing = 0.0
 
     def __call__(self, event: AddEvent) -> None:
         if event.stage == "file" and event.result is not None:
@@ -63,6 +68,14 @@ class _Plain:
             if event.done >= event.total or now - self.last >= PLAIN_EVERY_S:
                 self.last = now
                 self.console.print(embed_line(event.done, event.total, now - self.started),
+                                   highlight=False)
+        elif event.stage == "indexing":
+            now = time.perf_counter()
+            if event.done < event.total:
+                self.indexing = now
+                self.console.print(INDEXING, highlight=False)
+            else:
+                self.console.print(f"search indexes up to date in {now - self.indexing:.1f} s",
                                    highlight=False)
 
 
@@ -106,6 +119,13 @@ class _Bar:
                 self.task = self.bar.add_task("", total=event.total, stage="embedding", rate="")
             self.bar.update(self.task, completed=event.done, total=event.total,
                             rate=self._rate("chunks"))
+        elif event.stage == "indexing":
+            if self.stage != "indexing":
+                self.stage = "indexing"
+                self.bar.remove_task(self.task)
+                self.task = self.bar.add_task(INDEXING, total=event.total, stage="indexing",
+                                              rate="")
+            self.bar.update(self.task, completed=event.done)
 
     def _rate(self, unit: str) -> str:
         assert self.task is not None

@@ -44,7 +44,7 @@ def ask(
     with cli.err.status("[cyan]starting...[/]") as status:
         run = asyncio.run(ask_question(
             container(ctx), question, deep=deep, out_dir=out,
-            paper_ids=selected_papers(ctx, paper, tag, collection, newest_only=True) or (),
+            paper_ids=selected_papers(ctx, paper, tag, collection) or (),
             progress=_progress(cli.err, status.update), language=lang))
     for path in run.files:
         cli.err.print(f"wrote {path}", highlight=False)

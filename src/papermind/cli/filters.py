@@ -16,9 +16,7 @@ CollectionFilter = Annotated[list[str] | None, typer.Option(
 
 
 def selected_papers(ctx: typer.Context, papers: Sequence[str] | None, tags: Sequence[str] | None,
-                    collections: Sequence[str] | None, *,
-                    newest_only: bool = False) -> list[str] | None:
-    """Full paper ids matching --paper, --tag and --collection; None for every paper (see
-    ``CatalogService.select`` for ``newest_only``)."""
+                    collections: Sequence[str] | None) -> list[str] | None:
+    """Full paper ids matching --paper, --tag and --collection; None for every paper."""
     return container(ctx).catalog.select(papers=papers or (), tags=tags or (),
-                                         collections=collections or (), newest_only=newest_only)
+                                         collections=collections or ())

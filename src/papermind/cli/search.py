@@ -57,7 +57,7 @@ def search(
         raise InputError(f"unknown section kind {bad[0]!r} (use {', '.join(SECTION_KINDS)})")
     box = container(ctx)
     hits = box.search.search(
-        query, paper_ids=selected_papers(ctx, paper, tag, collection, newest_only=True), mode=mode, k=k or box.settings.search.default_k,  # type: ignore[arg-type]
+        query, paper_ids=selected_papers(ctx, paper, tag, collection), mode=mode, k=k or box.settings.search.default_k,  # type: ignore[arg-type]
         section_kinds=section or None, year_min=year_min, year_max=year_max)  # type: ignore[arg-type]
     if wants_json(ctx, as_json):
         state(ctx).emit_json([hit_json(h) for h in hits])

@@ -113,11 +113,12 @@ class UsearchAnn:
         return np.asarray(self._index.keys, dtype=np.int64) if len(self._index) else \
             np.zeros(0, dtype=np.int64)
 
-    def add(self, rows: np.ndarray, vectors: np.ndarray) -> None:
+    def add(self, rows: np.ndarray, vectors: np.ndarray, *, threads: int | None = None) -> None:
+        """Insert vectors under row ids, on ``threads`` (default: the index's own)."""
         if len(rows):
             self._writable()
             self._index.add(np.asarray(rows, dtype=np.uint64), np.asarray(vectors, np.float32),
-                            threads=self.threads)
+                            threads=threads or self.threads)
             self.dirty = True
 
     def remove(self, rows: Sequence[int]) -> None:

@@ -20,9 +20,12 @@ POSTINGS_BUDGET = 20_000
 
 @dataclass(frozen=True)
 class SearchFilters:
-    """Which chunks a search may return; empty lists mean 'any'."""
+    """Which chunks a search may return; empty lists mean 'any'. ``exclude_papers``: chunks
+    of these papers never (a library-wide search hides older versions of a work this way, so
+    it stays library-wide: approximate, and under the relevance floor)."""
 
     paper_ids: Sequence[str] = ()
+    exclude_papers: Sequence[str] = ()
     section_kinds: Sequence[SectionKind] = ()
     kinds: Sequence[ChunkKind] = ("content", "equation", "caption")
     year_min: int | None = None
@@ -37,6 +40,9 @@ class SearchFilters:
             if values:
                 clauses.append(f"c.{column} IN ({','.join('?' * len(values))})")
                 params.extend(values)
+        if self.exclude_papers:
+            clauses.append(f"c.paper_id NOT IN ({','.join('?' * len(self.exclude_papers))})")
+            params.extend(self.exclude_papers)
         if self.year_min is not None:
             clauses.append("c.year >= ?")
             params.append(self.year_min)
@@ -81,11 +87,17 @@ class FullTextIndex:
         expression = match_expression(terms)
         if not expression or k <= 0:
             return []
+        gaps: list[tuple[int, int]] | None = None
+        if filters.exclude_papers and len(filters.exclude_papers) <= _RANGE_QUERY_MAX_PAPERS:
+            gaps = self.store.paper_ranges(filters.exclude_papers)
         hits: list[tuple[int, float]] = []
         for table in self._tables(filters):
             for rows in ranges:
-                hits += self._query(table, expression, k, filters, rows)
+                hits += self._query(table, expression, k, filters, rows, gaps)
         return sorted(hits, key=lambda h: -h[1])[:k]
+
+    def catch_up(self) -> None:
+        """Nothing to do: FTS5 is written with the chunk rows."""
 
     def segmenter_terms(self, terms: Sequence[str]) -> list[str]:
         """``terms`` with each Chinese/Japanese term replaced by its index tokens."""
@@ -121,10 +133,14 @@ class FullTextIndex:
         return tables + ([REFERENCE_FTS] if "reference" in kinds else [])
 
     def _query(self, table: str, expression: str, k: int, filters: SearchFilters,
-               rows: tuple[int, int] | None) -> list[tuple[int, float]]:
+               rows: tuple[int, int] | None,
+               gaps: list[tuple[int, int]] | None) -> list[tuple[int, float]]:
+        """One FTS5 query; ``rows``: a paper's row range, ``gaps``: the excluded papers' row
+        ranges (None: they are checked in the join)."""
         bounds = " AND f.rowid BETWEEN ? AND ?" if rows else ""
-        args: list[object] = [expression, *(rows or ())]
-        if _needs_join(filters, table, ranged=rows is not None):
+        bounds += " AND f.rowid NOT BETWEEN ? AND ?" * len(gaps or ())
+        args: list[object] = [expression, *(rows or ()), *(n for gap in gaps or () for n in gap)]
+        if _needs_join(filters, table, ranged=rows is not None, gapped=gaps is not None):
             where, params = filters.sql()
             sql = (f"SELECT f.rowid AS row, bm25({table}) AS rank FROM {table} AS f"
                    f" JOIN search_chunks AS c ON c.id = f.rowid"
@@ -136,11 +152,12 @@ class FullTextIndex:
         return [(int(r["row"]), -float(r["rank"])) for r in self.db.query(sql, [*args, k])]
 
 
-def _needs_join(filters: SearchFilters, table: str, *, ranged: bool) -> bool:
+def _needs_join(filters: SearchFilters, table: str, *, ranged: bool, gapped: bool) -> bool:
     """Whether a filter can only be checked against the chunk rows."""
     kinds = set(filters.kinds or ())
     content_kinds = {"content", "equation", "caption"}
     partial_kinds = table == CONTENT_FTS and bool(kinds) and not content_kinds <= kinds
     return bool(filters.section_kinds or filters.year_min is not None
                 or filters.year_max is not None or partial_kinds
-                or (filters.paper_ids and not ranged))
+                or (filters.paper_ids and not ranged)
+                or (filters.exclude_papers and not gapped))

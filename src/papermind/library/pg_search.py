@@ -214,7 +214,8 @@ class PgFullText(FullTextIndex):
         if filters.paper_ids or not self.use_postings:
             kept = idf if filters.paper_ids else {w: idf[w] for w in self._rarest(lexemes)}
             return self._scan(group, kept, average, k, filters, kinds)
-        narrowed = bool(filters.section_kinds or filters.year_min is not None
+        narrowed = bool(filters.section_kinds or filters.exclude_papers
+                        or filters.year_min is not None
                         or filters.year_max is not None or set(_GROUPS[group]) - set(kinds))
         where, params = filters.sql() if narrowed else ("", [])
         depth = pg_postings.depths(lexemes, self.postings_budget)

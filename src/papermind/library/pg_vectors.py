@@ -74,6 +74,9 @@ class PgVectorIndex:
     def invalidate(self) -> None:
         """Nothing is cached in the process."""
 
+    def catch_up(self, threads: int = 1) -> None:
+        """Nothing to do: PostgreSQL keeps its HNSW index in the same writes."""
+
     def search(self, query: np.ndarray, k: int, filters: SearchFilters = NO_FILTERS, *,
                harder: bool = False) -> list[tuple[int, float]]:
         """Top ``k`` (row, cosine) among the chunks that pass ``filters`` (``harder``: the

@@ -78,6 +78,11 @@ class LexicalIndex(Protocol):
     def search(self, terms: Sequence[str], k: int,
                filters: SearchFilters = ...) -> list[tuple[int, float]]: ...
 
+    def catch_up(self) -> None:
+        """Bring a derived index in step with the chunk rows now (after a bulk add, so the
+        next search does not pay for it); nothing to do for one kept in the same writes."""
+        ...
+
 
 class EmbeddingStore(Protocol):
     """Embeddings by (model, content hash), computed once."""
@@ -102,6 +107,11 @@ class DenseIndex(Protocol):
 
     def count(self) -> int:
         """How many chunk vectors a library-wide search looks through."""
+        ...
+
+    def catch_up(self, threads: int = 1) -> None:
+        """Bring an approximate index in step with the stored vectors now (``threads``
+        build it); nothing to do for one the database keeps itself."""
         ...
 
     def invalidate(self) -> None: ...

@@ -115,6 +115,11 @@ class TantivyFullText:
         return list(dict.fromkeys(t for found in lexical_terms().terms(words) for t in found))
 
     # -- keeping in step with the chunk rows ------------------------------------------
+    def catch_up(self) -> None:
+        """Replay what changed now (a bulk add ends with it: the first search after adding
+        2,000 papers spent 30 s building this index)."""
+        self.synced()
+
     def synced(self) -> dict[str, Any] | None:
         """The indexes, brought up to the change log's generation; None: use FTS5."""
         if self.folder is None:
@@ -218,8 +223,11 @@ def _query(index: Any, tokens: list[str], k: int, filters: SearchFilters,
     text = should[0] if len(should) == 1 else \
         Query.boolean_query([(Occur.Should, q) for q in should])
     musts = _filter_queries(schema, filters, table)
-    query = text if not musts else Query.boolean_query(
-        [(Occur.Must, text), *((Occur.Must, Query.const_score_query(m, 0.0)) for m in musts)])
+    nots = [Query.term_set_query(schema, "paper", list(filters.exclude_papers))] \
+        if filters.exclude_papers else []
+    query = text if not (musts or nots) else Query.boolean_query(
+        [(Occur.Must, text), *((Occur.Must, Query.const_score_query(m, 0.0)) for m in musts),
+         *((Occur.MustNot, q) for q in nots)])
     searcher = index.searcher()
     found = searcher.search(query, k, count=False).hits
     rows = searcher.fast_field_values("row", [address for _, address in found])

@@ -93,17 +93,12 @@ class _Rows:
         return _Rows(*(np.concatenate([getattr(p, f) for p in parts])
                        for f in ("rows", "matrix", "section", "kind", "year")))
 
-    def positions(self, keys: np.ndarray) -> np.ndarray:
-        """Positions of row ids ``keys`` (all present) in these rows; the sort is cached."""
-        order = self.__dict__.get("_order")
-        if order is None:
-            order = self.__dict__["_order"] = np.argsort(self.rows)
-        where = np.minimum(np.searchsorted(self.rows[order], keys), len(order) - 1)
-        return np.asarray(order[where])
-
-    def mask(self, filters: SearchFilters) -> np.ndarray | None:
-        """Rows that pass the filters (None = all), by table lookup on the code columns."""
+    def mask(self, filters: SearchFilters, dropped: np.ndarray | None = None) -> np.ndarray | None:
+        """Rows that pass the filters (None = all), by table lookup on the code columns;
+        ``dropped``: row ids that never pass (the excluded papers' rows)."""
         keep: np.ndarray | None = None
+        if dropped is not None and dropped.size:
+            keep = np.isin(self.rows, dropped, invert=True)
         tests = [(self.section, SECTION_KINDS, filters.section_kinds),
                  (self.kind, CHUNK_KINDS, filters.kinds)]
         for column, names, wanted in tests:
@@ -143,54 +138,98 @@ class VectorIndex:
     def search(self, query: np.ndarray, k: int, filters: SearchFilters = NO_FILTERS, *,
                harder: bool = False) -> list[tuple[int, float]]:
         """Top ``k`` (row, cosine) among the chunks that pass ``filters`` (``harder``: the
-        HNSW index looks wider)."""
-        with self._lock:
+        HNSW index looks wider). Library-wide with the HNSW index in step with the change
+        log, no vector is loaded: a new process answers from the memory-mapped file."""
+        if k <= 0:
+            return []
+        with self._lock:  # the HNSW index is searched under the lock: a sync mutates it
+            if not filters.paper_ids and (ann := self._ann_in_step()) is not None:
+                found = self._filtered_ann(ann, query, k, filters, harder)
+                if found is not None:
+                    return found
             papers = self._refresh()
             if filters.paper_ids:
                 rows = _Rows.concat([papers[p] for p in dict.fromkeys(filters.paper_ids)
                                      if p in papers], self.dim)
             else:
-                if self._all is None:
-                    self._all = _Rows.concat(list(papers.values()), self.dim)
-                rows = self._all
-                ann = self._synced_ann(rows)
-                if k > 0 and ann is not None:  # searched under the lock: a sync mutates it
-                    found = _filtered_ann(ann, rows, query, k, filters, harder)
-                    if found is not None:
-                        return found
-        if k <= 0 or rows.rows.size == 0:
+                rows = self._every_row()
+            dropped = _Rows.concat([papers[p] for p in filters.exclude_papers if p in papers],
+                                   self.dim).rows if filters.exclude_papers else None
+        if rows.rows.size == 0:
             return []
-        return _exact(rows, query, k, filters)
+        return _exact(rows, query, k, rows.mask(filters, dropped))
 
     def count(self) -> int:
+        """Embedded chunks in the library (read off the HNSW index when it is in step)."""
         with self._lock:
+            if self._ann is not None and self._ann_generation == self.store.generation():
+                return len(self._ann)
             return sum(p.rows.size for p in self._refresh().values())
 
-    def _synced_ann(self, rows: _Rows) -> UsearchAnn | None:
-        """The ANN index over ``rows`` (opened from disk, updated or built), or None."""
-        if self.ann_min_rows is None or rows.rows.size < self.ann_min_rows:
+    def catch_up(self, threads: int = 1) -> None:
+        """Bring the HNSW index in step now, building on ``threads`` (a bulk add ends with
+        it, so the next search, in this process or a new one, finds the index ready)."""
+        with self._lock:
+            self._ann_in_step(threads)
+
+    def _every_row(self) -> _Rows:
+        """Every embedded chunk, up to date with the change log."""
+        papers = self._refresh()
+        if self._all is None:
+            self._all = _Rows.concat(list(papers.values()), self.dim)
+        return self._all
+
+    def _filtered_ann(self, ann: UsearchAnn, query: np.ndarray, k: int,
+                      filters: SearchFilters, harder: bool) -> list[tuple[int, float]] | None:
+        """HNSW candidates that pass the filters (checked in SQL on the candidates' chunk
+        rows); None when fewer than ``k`` pass (search exactly instead)."""
+        want = min(max(4 * k, 64), len(ann))
+        found = ann.search(query, want, harder=harder)
+        if not found:
             return None
-        path = self._ann_path()
-        stamp = {"model": self.model, "dim": self.dim}
-        if self._ann is None and path is not None:
-            saved = _read_stamp(path)
-            if saved is not None and saved.get("model") == self.model:
-                self._ann = UsearchAnn.open(path, self.dim, saved)
-                generation = saved.get("generation", -1)
-                self._ann_generation = generation if self._ann and isinstance(generation, int) \
-                    else -1
-        if self._ann is not None and self._ann_generation == self._generation:
-            return self._ann
+        where, params = filters.sql()
+        rows = self.db.query(
+            f"SELECT c.id FROM search_chunks AS c WHERE c.id IN ({','.join('?' * len(found))})"
+            f" AND {where}", [*(row for row, _ in found), *params])
+        passing = {int(r[0]) for r in rows}
+        hits = [hit for hit in found if hit[0] in passing]
+        return hits[:k] if len(hits) >= k else None
+
+    def _ann_in_step(self, threads: int = 1) -> UsearchAnn | None:
+        """The HNSW index over every embedded chunk, brought in step with the change log
+        (opened from its file, updated or built on ``threads``), or None (off, or under
+        ``ann_min_rows``). One already in step is used without reading the vectors."""
+        if self.ann_min_rows is None:
+            return None
+        if self._ann is None:
+            self._open_saved()
+        if self._ann is not None and self._ann_generation == self.store.generation():
+            return self._ann if len(self._ann) >= self.ann_min_rows else None
+        rows = self._every_row()
+        if rows.rows.size < self.ann_min_rows:
+            return None
         changed: set[str] = set()
         if self._ann is not None:
             changed = self.store.changes_since(self._ann_generation)[1]
         if self._ann is None or ALL_PAPERS in changed:
             self._ann = UsearchAnn(self.dim)
-        _sync(self._ann, rows, changed, self._papers or {})
+        _sync(self._ann, rows, changed, self._papers or {}, threads)
         self._ann_generation = self._generation
+        path = self._ann_path()
         if path is not None and self._ann.dirty:
-            self._ann.save(path, {**stamp, "generation": self._generation})
+            self._ann.save(path, {"model": self.model, "dim": self.dim,
+                                  "generation": self._generation})
         return self._ann
+
+    def _open_saved(self) -> None:
+        """Open the saved HNSW file (memory-mapped) when its sidecar names this model."""
+        path = self._ann_path()
+        saved = _read_stamp(path) if path is not None else None
+        if path is None or saved is None or saved.get("model") != self.model:
+            return
+        self._ann = UsearchAnn.open(path, self.dim, saved)
+        generation = saved.get("generation", -1)
+        self._ann_generation = generation if self._ann and isinstance(generation, int) else -1
 
     def _ann_path(self) -> Path | None:
         if not isinstance(self.db.path, Path):
@@ -250,7 +289,8 @@ def _read_stamp(path: Path) -> dict[str, object] | None:
         return None
 
 
-def _sync(ann: UsearchAnn, rows: _Rows, changed: set[str], papers: dict[str, _Rows]) -> None:
+def _sync(ann: UsearchAnn, rows: _Rows, changed: set[str], papers: dict[str, _Rows],
+          threads: int) -> None:
     """Make ``ann`` hold exactly ``rows``: drop keys that are gone and the rows of changed
     papers (their vectors may differ), then add what is missing."""
     have = ann.keys()
@@ -260,26 +300,12 @@ def _sync(ann: UsearchAnn, rows: _Rows, changed: set[str], papers: dict[str, _Ro
         stale = np.union1d(stale, np.intersect1d(have, np.concatenate(fresh)))
     ann.remove(stale.tolist())
     missing = np.isin(rows.rows, np.setdiff1d(have, stale), invert=True)
-    ann.add(rows.rows[missing], rows.matrix[missing])
-
-
-def _filtered_ann(ann: UsearchAnn, rows: _Rows, query: np.ndarray, k: int,
-                  filters: SearchFilters, harder: bool) -> list[tuple[int, float]] | None:
-    """ANN candidates that pass the filters; None when too few pass (use exact search)."""
-    keep = rows.mask(filters)
-    want = k if keep is None else max(4 * k, 64)
-    found = ann.search(query, min(want, rows.rows.size), harder=harder)
-    if keep is None:
-        return found[:k]
-    keys = np.fromiter((r for r, _ in found), np.int64, len(found))
-    passing = [hit for hit, pos in zip(found, rows.positions(keys), strict=True) if keep[pos]]
-    return passing[:k] if len(passing) >= k else None
+    ann.add(rows.rows[missing], rows.matrix[missing], threads=threads)
 
 
 def _exact(rows: _Rows, query: np.ndarray, k: int,
-           filters: SearchFilters) -> list[tuple[int, float]]:
+           keep: np.ndarray | None) -> list[tuple[int, float]]:
     scores = rows.matrix @ np.asarray(query, dtype=np.float32)
-    keep = rows.mask(filters)
     if keep is not None:
         scores = np.where(keep, scores, -np.inf)
     top = np.argpartition(-scores, k - 1)[:k] if k < scores.size else np.arange(scores.size)

@@ -90,17 +90,14 @@ class CatalogService:
                 "collections": self.labels.of(paper_id, "collection")}
 
     def select(self, *, papers: Sequence[str] = (), tags: Sequence[str] = (),
-               collections: Sequence[str] = (), newest_only: bool = False) -> list[str] | None:
-        """Paper ids for a --paper/--tag/--collection filter (None: every paper).
+               collections: Sequence[str] = ()) -> list[str] | None:
+        """Paper ids for a --paper/--tag/--collection filter (None: every paper; a library
+        search then hides older versions itself, ``SearchService.search``).
 
         Ids and prefixes are resolved; tags and collections narrow (all must hold). A filter
-        that matches no paper is an error rather than a silent search of everything. With
-        ``newest_only`` and no filter, a library holding several versions of a work gives the
-        default (newest) versions' ids, so older ones do not crowd search results.
+        that matches no paper is an error rather than a silent search of everything.
         """
         if not (papers or tags or collections):
-            if newest_only and (older := self.superseded()):
-                return [r.id for r in self.papers.list() if r.id not in older]
             return None
         ids = [self.papers.resolve(p) for p in papers]
         if tags or collections:

@@ -9,6 +9,7 @@ method that builds it here; the use cases only ever ask the container.
 
 from __future__ import annotations
 
+import os
 from contextlib import asynccontextmanager
 from functools import cached_property
 from pathlib import Path
@@ -90,7 +91,7 @@ class Container:
     def search(self) -> SearchService:
         from papermind.services.search import SearchService
 
-        return SearchService(self.search_index, self.papers)
+        return SearchService(self.search_index, self.papers, superseded=self.catalog.superseded)
 
     @cached_property
     def indexer(self) -> Indexer:
@@ -283,6 +284,10 @@ class _DeferredIndexer:
     def embed_pending(self, paper_ids: Sequence[str] | None,
                       progress: EmbedProgress | None = None) -> int:
         return self._container.search_index.embed_pending(paper_ids, progress)
+
+    def catch_up(self) -> None:
+        """The library-wide search indexes in step now, built on every core."""
+        self._container.search_index.catch_up(threads=os.cpu_count() or 1)
 
     def coverage(self, paper_ids: Sequence[str]) -> dict[str, DenseCoverage]:
         """Dense coverage per paper, read without building the index or loading a model."""

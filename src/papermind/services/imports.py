@@ -63,6 +63,8 @@ class ImportService:
             results.append(self.import_item(item, origin))
             if on_item is not None:
                 on_item(len(results), total, results[-1])
+        if any(r.status == "added" for r in results):
+            self.library.catch_up()
         return sorted(results, key=lambda r: (r.line is None, r.line or 0)) \
             if source == "bibtex" else results
 

@@ -43,7 +43,8 @@ class Indexer(Protocol):
     that the work done inside it, while the database's write lock is held, stays short and
     nothing built there can be rolled back under it. It may define
     ``embed_pending(paper_ids, progress) -> int`` (embed stored chunks that have no vector
-    yet; None = every paper) and ``coverage(paper_ids) -> dict[str, DenseCoverage]``.
+    yet; None = every paper), ``catch_up()`` (bring derived search indexes in step after a
+    bulk add) and ``coverage(paper_ids) -> dict[str, DenseCoverage]``.
     """
 
     def index_paper(self, paper: Paper) -> None:
@@ -77,14 +78,15 @@ class AddResult:
     """Time spent on this file (read, parse, store, BM25 index)."""
 
 
-AddStage = Literal["start", "parsing", "file", "embedding"]
+AddStage = Literal["start", "parsing", "file", "embedding", "indexing"]
 
 
 @dataclass(frozen=True)
 class AddEvent:
     """Progress of an ``add``: ``start`` (``total`` files), ``parsing`` (``path``, before it
     is read), ``file`` (its ``result``; ``done`` of ``total`` files finished) and
-    ``embedding`` (``done`` of ``total`` pending chunk texts embedded)."""
+    ``embedding`` (``done`` of ``total`` pending chunk texts embedded) and ``indexing`` (the
+    library-wide search indexes brought in step, before the next search would)."""
 
     stage: AddStage
     done: int
@@ -179,7 +181,19 @@ class LibraryService:
             results.append(result)
             emit(AddEvent("file", len(results), total, result.path, result))
         self.embed_pending(None, lambda done, todo: emit(AddEvent("embedding", done, todo)))
+        if any(r.status == "added" for r in results):
+            self.catch_up(emit)
         return results
+
+    def catch_up(self, on_event: ProgressHook | None = None) -> None:
+        """Bring the library-wide search indexes in step after a bulk add, so that the
+        next search (here or in a new process) does not build them."""
+        catch_up = getattr(self.indexer, "catch_up", None)
+        if callable(catch_up):
+            emit = on_event or (lambda event: None)
+            emit(AddEvent("indexing", 0, 1))
+            catch_up()
+            emit(AddEvent("indexing", 1, 1))
 
     def embed_pending(self, paper_ids: Sequence[str] | None = None,
                       progress: Callable[[int, int], None] | None = None) -> int:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+import os
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -100,19 +101,26 @@ class ReindexResult:
 class SearchService:
     """Search the library; rebuild the index."""
 
-    def __init__(self, index: SearchIndex, papers: PaperRepository) -> None:
+    def __init__(self, index: SearchIndex, papers: PaperRepository, *,
+                 superseded: Callable[[], Collection[str]] = frozenset) -> None:
         self.index = index
         self.papers = papers
+        self.superseded = superseded
 
     def search(self, query: str, *, paper_ids: Sequence[str] | None = None,
                mode: SearchMode = "hybrid", k: int = 10,
                section_kinds: Sequence[SectionKind] | None = None,
                year_min: int | None = None, year_max: int | None = None) -> list[SearchHit]:
-        """Hybrid search (satisfies workflows' Retriever); ids may be unique prefixes."""
+        """Hybrid search (satisfies workflows' Retriever); ids may be unique prefixes.
+
+        Without ``paper_ids`` the whole library is searched except older versions of a work
+        whose newer version is stored (``superseded``), so they do not crowd the results.
+        """
         ids = [self.papers.resolve(p) for p in paper_ids] if paper_ids else None
+        hidden = sorted(self.superseded()) if ids is None else []
         return self.index.search(query, paper_ids=ids, mode=mode, k=k,
                                  section_kinds=section_kinds, year_min=year_min,
-                                 year_max=year_max)
+                                 year_max=year_max, exclude_papers=hidden)
 
     def reindex(self, *, on_paper: PaperProgress | None = None,
                 on_embed: EmbedProgress | None = None) -> ReindexResult:
@@ -131,4 +139,5 @@ class SearchService:
             total, embedded = self.index.rebuild(papers())
         finally:
             self.index.progress = previous
+        self.index.catch_up(threads=os.cpu_count() or 1)
         return ReindexResult(papers=total, chunks=self.index.store.count(), embedded=embedded)
