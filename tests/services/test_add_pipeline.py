@@ -102,15 +102,19 @@ def test_interrupted_add_resumes_and_reembeds_nothing(box: Container, tmp_path: 
     if stage == "file":  # stored papers are BM25-searchable before any vector exists
         assert embedder_of(box).texts == []
         assert box.search_index.search("lattice", mode="bm25", k=1)
-    again = box.library.add([folder])
+    stages: list[str] = []
+    again = box.library.add([folder], on_event=lambda e: stages.append(e.stage))
     assert Counter(r.status for r in again) == +Counter(exists=stored, added=30 - stored)
+    assert stages[-2:] == ["indexing", "indexing"]  # even when only vectors were left to do
     texts = embedder_of(box).texts
     assert len(texts) == len(set(texts))  # nothing embedded twice
     ids = [r.id for r in box.library.list()]
     coverage = box.library.coverage(ids)
     assert len(ids) == 30 and {c.state for c in coverage.values()} == {"ready"}
     assert len(texts) == box.search_index.store.count()  # every chunk text is distinct here
-    assert box.library.add([folder]) and embedder_of(box).texts == texts  # a third run: no-op
+    stages.clear()
+    assert box.library.add([folder], on_event=lambda e: stages.append(e.stage))
+    assert embedder_of(box).texts == texts and "indexing" not in stages  # a third run: no-op
 
 
 def test_coverage_shows_pending_until_embedded(box: Container, tmp_path: Path) -> None:

@@ -180,8 +180,9 @@ class LibraryService:
             result = self.add_file(path, embed=False)
             results.append(result)
             emit(AddEvent("file", len(results), total, result.path, result))
-        self.embed_pending(None, lambda done, todo: emit(AddEvent("embedding", done, todo)))
-        if any(r.status == "added" for r in results):
+        embedded = self.embed_pending(None,
+                                      lambda done, todo: emit(AddEvent("embedding", done, todo)))
+        if embedded or any(r.status == "added" for r in results):  # or a resumed add's vectors
             self.catch_up(emit)
         return results
 
