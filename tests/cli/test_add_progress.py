@@ -9,6 +9,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from rich.cells import cell_len
 from rich.console import Console
 
 from papermind.cli.add_progress import INDEXING, add_progress, embed_line, file_line
@@ -81,3 +82,20 @@ def test_the_terminal_bar_prints_file_lines_and_finishes() -> None:
 def test_line_texts() -> None:
     assert file_line(1, 9, AddResult("d/x.md", "exists", "id", "T")) == "[1/9] x.md: exists - T"
     assert embed_line(50, 100, 10.0) == "embedding: 50/100 chunks, 5.0 chunks/s, ETA 10 s"
+
+
+def test_list_lines_up_wide_characters_and_wraps_long_titles(
+        cli: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "zh"
+    folder.mkdir()
+    (folder / "a.md").write_text("# 基于注意力机制的中文文本分类模型研究与实现以及在新闻数据上的评测\n\n"
+                                 "## 方法\n\n我们研究分类。\n", encoding="utf-8")
+    (folder / "b.md").write_text("# A Short Title\n\n## Method\n\nWe study it.\n")
+    assert cli("add", folder).code == 0
+    monkeypatch.setenv("COLUMNS", "80")
+    lines = [line for line in cli("list").out.splitlines() if line]
+    assert lines[0].startswith("ID") and "Dense" in lines[0]
+    assert len({cell_len(line) for line in lines}) == 1  # one width: columns line up
+    assert len(lines) > 4  # the Chinese title wrapped inside its column
+    titles = "".join(line.split(" │ ")[1].strip() for line in lines[2:])
+    assert "基于注意力机制的中文文本分类模型研究与实现以及在新闻数据上的评测" in titles

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rich.cells import cell_len, set_cell_size
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 if TYPE_CHECKING:  # the domain (pydantic) loads when a command runs, not for --help
     from papermind.domain import Paper
@@ -57,25 +59,36 @@ def add_table(results: list[AddResult]) -> Table:
     return table
 
 
-def list_table(records: list[PaperRecord],
-               dense: dict[str, DenseCoverage] | None = None) -> Table:
-    table = Table(show_edge=False, pad_edge=False)
-    table.add_column("ID", no_wrap=True)
-    table.add_column("Title", overflow="fold")
-    table.add_column("Year", justify="right")
-    table.add_column("Pages", justify="right")
-    table.add_column("Type")
-    table.add_column("Added", no_wrap=True)
-    if dense:
-        table.add_column("Dense", no_wrap=True)
-    for record in records:
-        cells = [record.id[:ID_CHARS], escape(record.title or record.source_name),
-                 str(record.year or ""), str(record.pages), record.source_type,
-                 record.added_at.astimezone().strftime("%Y-%m-%d %H:%M")]
-        if dense:
-            cells.append(dense[record.id].label() if record.id in dense else "-")
-        table.add_row(*cells)
-    return table
+def print_list(console: Console, records: list[PaperRecord],
+               dense: dict[str, DenseCoverage] | None) -> None:
+    """The library rows as a table laid out here, in linear time: Rich's ``Table`` measured
+    and rendered every cell (0.8 s for 2,000 papers). Column widths come from the texts'
+    terminal cell widths (CJK counts double), titles wrap (Rich's ``Text.wrap``) in what is
+    left of the console's width."""
+    names = ["ID", "Title", "Year", "Pages", "Type", "Added", *(["Dense"] if dense else [])]
+    rows = [[record.id[:ID_CHARS], record.title or record.source_name, str(record.year or ""),
+             str(record.pages), record.source_type,
+             record.added_at.astimezone().strftime("%Y-%m-%d %H:%M"),
+             *([dense[record.id].label() if record.id in dense else "-"] if dense else [])]
+            for record in records]
+    widths = [max(cell_len(name), *(cell_len(row[i]) for row in rows))
+              for i, name in enumerate(names)]
+    rest = console.width - sum(w for i, w in enumerate(widths) if i != 1) - 3 * (len(names) - 1)
+    widths[1] = max(8, min(widths[1], rest))
+
+    def cells(texts: list[str]) -> list[str]:
+        return [" " * (w - cell_len(t)) + t if name in ("Year", "Pages") else set_cell_size(t, w)
+                for t, w, name in zip(texts, widths, names, strict=True)]
+
+    console.print(" ┃ ".join(cells(names)), style="bold", markup=False, highlight=False,
+                  soft_wrap=True)
+    lines = ["━╇━".join("━" * w for w in widths)]
+    for row in rows:
+        title = [line.plain for line in Text(row[1]).wrap(console, widths[1], overflow="fold")]
+        for n, part in enumerate(title or [""]):
+            lines.append(" │ ".join(cells([part if i == 1 else (row[i] if n == 0 else "")
+                                            for i in range(len(names))])))
+    console.print("\n".join(lines), markup=False, highlight=False, soft_wrap=True)
 
 
 def print_paper(console: Console, paper: Paper, record: PaperRecord | None = None,

@@ -78,7 +78,7 @@ def list_papers(
     elif not records:
         state(ctx).err.print("The library is empty: add papers with `papermind add PATH`.")
     else:
-        state(ctx).console.print(views.list_table(records, dense))
+        views.print_list(state(ctx).console, records, dense)
 
 
 def show(
