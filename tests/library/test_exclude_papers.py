@@ -83,3 +83,20 @@ def test_exclusion_keeps_the_floor_and_the_approximate_index(tmp_path: Path) -> 
     assert index.search("annotators labelled tweets", k=3, exclude_papers=hidden)
     vectors = index.vectors
     assert isinstance(vectors, VectorIndex) and vectors._ann is not None  # HNSW in use
+
+
+def test_a_vector_shared_by_two_versions_reaches_both_in_a_running_index(
+        library_db: SqlDatabase) -> None:
+    """Pending texts are embedded once per distinct text; the change is logged for every
+    paper holding it, so an index already loaded (the API server's) reloads both papers.
+    Before, only the first paper was logged and dense search missed the second one until
+    a restart."""
+    index = SearchIndex(library_db, HashingEmbedder())
+    same = [("Data", "method", ["Five annotators labelled offensive tweets."])]
+    first, second = make_paper(same, name="v1"), make_paper(same, name="v2")
+    index.index_paper(first, embed=False)
+    index.index_paper(second, embed=False)
+    assert index.search("annotators labelled tweets", mode="dense", k=5) == []  # loaded, empty
+    assert index.embed_pending() == 1  # one distinct text
+    found = {h.paper_id for h in index.search("annotators labelled tweets", mode="dense", k=5)}
+    assert found == {first.id, second.id}

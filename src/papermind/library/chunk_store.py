@@ -54,6 +54,8 @@ MIGRATIONS = [
         paper_id   TEXT NOT NULL
     );
     """,
+    # which papers hold a chunk text (``touch``: a vector lands on all of them)
+    "CREATE INDEX search_chunks_hash ON search_chunks(content_hash);",
 ]
 WORD = re.compile(r"[a-z0-9]+")
 """Words counted for document frequencies (ASCII: fast; other words are simply not pruned)."""
@@ -127,11 +129,17 @@ class ChunkStore:
                 seen[r["content_hash"]] = (r["paper_id"], r["content_hash"], body)
         return list(seen.values())
 
-    def touch(self, paper_ids: Iterable[str]) -> None:
-        """Log that these papers' vectors changed (long-lived vector indexes reload them)."""
+    def touch(self, content_hashes: Sequence[str]) -> None:
+        """Log that the chunk texts ``content_hashes`` got vectors, as a change of every paper
+        holding one (not only the paper they were embedded for: versions of a work share
+        paragraphs), so that long-lived vector indexes reload those papers."""
+        if not content_hashes:
+            return
         with self.db.transaction() as conn:
-            conn.executemany("INSERT INTO search_changes(paper_id) VALUES (?)",
-                             [(p,) for p in dict.fromkeys(paper_ids)])
+            conn.execute(
+                "INSERT INTO search_changes(paper_id) SELECT DISTINCT paper_id FROM search_chunks"
+                f" WHERE content_hash IN ({','.join('?' * len(content_hashes))})",
+                list(content_hashes))
 
     def remove_paper(self, paper_id: str) -> None:
         with self.db.transaction() as conn:

@@ -104,7 +104,7 @@ class SearchIndex:
             batch = pending[start:start + size]
             self.cache.store([h for _, h, _ in batch],
                              self.cache.embedder.embed_documents([t for _, _, t in batch]))
-            self.store.touch(p for p, _, _ in batch)
+            self.store.touch([h for _, h, _ in batch])
             self.embedded += len(batch)
             if report is not None:
                 report(start + len(batch), len(pending))
