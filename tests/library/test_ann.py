@@ -15,6 +15,7 @@ from papermind.db import Database
 from papermind.library.ann import UsearchAnn, ann_available
 from papermind.library.embedders import HashingEmbedder
 from papermind.library.search import SearchIndex, SearchOptions
+from papermind.library.vectors import VectorIndex
 from tests.library.search_fixtures import make_paper
 
 pytestmark = pytest.mark.skipif(not ann_available(), reason="usearch is not installed")
@@ -70,6 +71,28 @@ def test_ann_follows_adds_and_removes_from_another_process(tmp_path: Path) -> No
     hits = reader.search("result improves", mode="dense", k=3, section_kinds=["results"],
                          year_min=2003)
     assert hits and all(h.section_kind == "results" and (h.year or 0) >= 2003 for h in hits)
+
+
+def test_a_new_process_updates_the_saved_index_from_the_changed_papers_alone(
+        tmp_path: Path) -> None:
+    """Another process added and removed papers since the file was saved: a new process
+    brings the file up to date by reading the changed papers' rows only, not every vector."""
+    db = tmp_path / "lib.sqlite3"
+    writer = index_at(db)
+    for i in range(6):
+        writer.index_paper(paper(i))
+    writer.catch_up()
+    extra = make_paper([("X", "method", ["Quasar lattices shimmer in quantum foam."])], name="q")
+    writer.index_paper(extra)
+    writer.remove_paper(paper(0).id)
+    fresh = index_at(db).vectors
+    assert isinstance(fresh, VectorIndex)
+    top = fresh.search(HashingEmbedder().embed_query("quasar lattices quantum foam"), 3)
+    rows = {r[0]: r[1] for r in writer.db.query("SELECT id, paper_id FROM search_chunks")}
+    assert rows[top[0][0]] == extra.id
+    assert fresh._papers is None  # no paper's vectors but the changed ones were read
+    assert fresh._ann is not None and sorted(fresh._ann.keys().tolist()) == sorted(rows)
+    assert index_at(db).vectors.count() == len(rows)  # the file was saved in step
 
 
 def test_a_stale_or_foreign_file_is_rebuilt(tmp_path: Path) -> None:

@@ -116,6 +116,10 @@ class _Rows:
         return keep
 
 
+REBUILD_PAPERS = 5_000
+"""More changed papers than this since the HNSW file was saved: rebuild it from every row."""
+
+
 class VectorIndex:
     """Cosine search over the cached embeddings of the indexed chunks: brute force within
     papers and for small libraries; an HNSW index (``library.ann``) library-wide once there
@@ -198,28 +202,41 @@ class VectorIndex:
     def _ann_in_step(self, threads: int = 1) -> UsearchAnn | None:
         """The HNSW index over every embedded chunk, brought in step with the change log
         (opened from its file, updated or built on ``threads``), or None (off, or under
-        ``ann_min_rows``). One already in step is used without reading the vectors."""
+        ``ann_min_rows``). One in step is used without reading any vector; one behind is
+        updated from the changed papers' rows alone."""
         if self.ann_min_rows is None:
             return None
         if self._ann is None:
             self._open_saved()
-        if self._ann is not None and self._ann_generation == self.store.generation():
-            return self._ann if len(self._ann) >= self.ann_min_rows else None
-        rows = self._every_row()
-        if rows.rows.size < self.ann_min_rows:
-            return None
-        changed: set[str] = set()
-        if self._ann is not None:
-            changed = self.store.changes_since(self._ann_generation)[1]
-        if self._ann is None or ALL_PAPERS in changed:
-            self._ann = UsearchAnn(self.dim)
-        _sync(self._ann, rows, changed, self._papers or {}, threads)
-        self._ann_generation = self._generation
-        path = self._ann_path()
-        if path is not None and self._ann.dirty:
-            self._ann.save(path, {"model": self.model, "dim": self.dim,
-                                  "generation": self._generation})
-        return self._ann
+        ann, generation = self._ann, self.store.generation()
+        if ann is None or self._ann_generation != generation:
+            latest, changed = (generation, {ALL_PAPERS}) if ann is None \
+                or self._ann_generation < 0 else self.store.changes_since(self._ann_generation)
+            if ann is None or ALL_PAPERS in changed or len(changed) > REBUILD_PAPERS:
+                rows = self._every_row()
+                if rows.rows.size < self.ann_min_rows:
+                    return None
+                ann = self._ann = UsearchAnn(self.dim)
+                ann.add(rows.rows, rows.matrix, threads=threads)
+                latest = self._generation
+            else:
+                self._apply(ann, sorted(changed), threads)
+            self._ann_generation = latest
+            path = self._ann_path()
+            if path is not None and ann.dirty:
+                ann.save(path, {"model": self.model, "dim": self.dim, "generation": latest})
+        return ann if len(ann) >= self.ann_min_rows else None
+
+    def _apply(self, ann: UsearchAnn, changed: list[str], threads: int) -> None:
+        """Update ``ann`` for the papers in ``changed``: keys whose chunk row is gone, or
+        that belong to a changed paper, come out; the changed papers' embedded rows go in."""
+        alive = np.fromiter((r[0] for r in self.db.query("SELECT id FROM search_chunks")),
+                            np.int64)
+        fresh = self._load(changed)[0] if changed else _Rows.concat([], self.dim)
+        have = ann.keys()
+        ann.remove(np.union1d(np.setdiff1d(have, alive), np.intersect1d(have, fresh.rows))
+                   .tolist())
+        ann.add(fresh.rows, fresh.matrix, threads=threads)
 
     def _open_saved(self) -> None:
         """Open the saved HNSW file (memory-mapped) when its sidecar names this model."""
@@ -287,20 +304,6 @@ def _read_stamp(path: Path) -> dict[str, object] | None:
         return dict(json.loads(meta.read_text())) if meta.is_file() else None
     except (OSError, ValueError):
         return None
-
-
-def _sync(ann: UsearchAnn, rows: _Rows, changed: set[str], papers: dict[str, _Rows],
-          threads: int) -> None:
-    """Make ``ann`` hold exactly ``rows``: drop keys that are gone and the rows of changed
-    papers (their vectors may differ), then add what is missing."""
-    have = ann.keys()
-    stale = np.setdiff1d(have, rows.rows)
-    fresh = [papers[p].rows for p in changed if p in papers]
-    if fresh:
-        stale = np.union1d(stale, np.intersect1d(have, np.concatenate(fresh)))
-    ann.remove(stale.tolist())
-    missing = np.isin(rows.rows, np.setdiff1d(have, stale), invert=True)
-    ann.add(rows.rows[missing], rows.matrix[missing], threads=threads)
 
 
 def _exact(rows: _Rows, query: np.ndarray, k: int,
