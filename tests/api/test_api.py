@@ -76,6 +76,18 @@ def test_upload_list_get_delete(reading_server: httpx.Client) -> None:
     assert missing.json()["status"] == 404 and "Traceback" not in missing.text
 
 
+def test_the_list_pages_through_a_large_library(reading_server: httpx.Client) -> None:
+    ids = [_upload(reading_server, f"p{n}.md", f"# Paper {n}\n\nText {n}.\n".encode())
+           .json()["id"] for n in range(3)]
+    first = reading_server.get("/api/papers", params={"limit": 2})
+    assert first.headers["X-Total-Count"] == "3"
+    assert [p["id"] for p in first.json()] == ids[::-1][:2]  # newest first
+    rest = reading_server.get("/api/papers", params={"limit": 2, "offset": 2}).json()
+    assert [p["id"] for p in rest] == [ids[0]]
+    bad = reading_server.get("/api/papers", params={"offset": -1})
+    assert bad.status_code == 422 and bad.headers["content-type"].startswith("application/problem")
+
+
 def test_wrong_type_and_oversized_uploads_are_rejected(home: Path) -> None:
     app = create_app(_settings(home, max_upload_mb=0.01))
     with serve(app) as base, httpx.Client(base_url=base) as client:

@@ -51,6 +51,23 @@ def test_library_lists_and_searches(site: tuple[httpx.Client, str, str]) -> None
     assert re.search(rf'href="/papers/{pdf_id}/pages/1\?lines=\d+-\d+"', hits), hits[-2000:]
 
 
+def test_the_library_table_pages_and_hits_keep_their_titles(
+        site: tuple[httpx.Client, str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from papermind.web import library
+
+    client, pdf_id, md_id = site
+    monkeypatch.setattr(library, "LIBRARY_PAGE", 1)
+    newest = client.get("/").text
+    assert "Plain Notes" in newest and "Sparse Mixture Routing" not in newest.split("Papers 1")[0]
+    assert "Papers 1–1 of 2" in newest and 'href="/?page=2"' in newest
+    older = client.get("/", params={"page": 2}).text
+    assert "Papers 2–2 of 2" in older and 'href="/?page=1"' in older
+    assert client.get("/", params={"page": 99}).text.count("Papers 2–2 of 2") == 1  # the last
+    assert client.get("/", params={"page": 0}).status_code == 422
+    hits = client.get("/", params={"q": "load loss variance"}).text  # a hit off this page
+    assert re.search(r'class="cite"[^>]*>Sparse Mixture Routing', hits), hits[-2000:]
+
+
 def test_page_images_are_png(site: tuple[httpx.Client, str, str]) -> None:
     client, pdf_id, md_id = site
     image = client.get(f"/api/papers/{pdf_id}/pages/1.png", params={"scale": SCALE})

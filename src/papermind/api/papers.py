@@ -31,9 +31,13 @@ async def upload(file: UploadFile, container: ContainerDep, settings: SettingsDe
     return Uploaded(id=result.paper_id, title=result.title, status=result.status)
 
 
-@router.get("", summary="List the library")
-def list_papers(container: ContainerDep, limit: int = Query(100, ge=1, le=1000)) -> list[PaperRecordOut]:
-    return [_record(r) for r in container.library.list(limit=limit)]
+@router.get("", summary="List the library, newest first; X-Total-Count holds the number of papers")
+def list_papers(container: ContainerDep, response: Response,
+                limit: int = Query(100, ge=1, le=1000),
+                offset: int = Query(0, ge=0, description="papers to skip (for the next page)"),
+                ) -> list[PaperRecordOut]:
+    response.headers["X-Total-Count"] = str(container.library.count())
+    return [_record(r) for r in container.library.list(limit=limit, offset=offset)]
 
 
 @router.get("/{paper_id}", summary="One paper: record and full structure")

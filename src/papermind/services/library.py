@@ -266,8 +266,21 @@ class LibraryService:
             prepare(paper)
         return self.papers.add(paper, data, on_stored=self.indexer.index_paper)
 
-    def list(self, *, limit: int | None = None) -> list[PaperRecord]:
-        return self.papers.list(limit=limit)
+    def list(self, *, limit: int | None = None, offset: int = 0) -> list[PaperRecord]:
+        """Stored papers, newest first (``offset``: skip that many)."""
+        return self.papers.list(limit=limit, offset=offset)
+
+    def count(self) -> int:
+        return self.papers.count()
+
+    def titles(self, paper_ids: Iterable[str]) -> dict[str, str]:
+        """Title (else file name) of each of these papers that is stored."""
+        out: dict[str, str] = {}
+        for paper_id in dict.fromkeys(paper_ids):
+            if self.papers.exists(paper_id):
+                record = self.papers.record(paper_id)
+                out[paper_id] = record.title or record.source_name
+        return out
 
     def coverage(self, paper_ids: Sequence[str]) -> dict[str, DenseCoverage]:
         """How far dense search covers each paper (empty when the indexer cannot tell)."""

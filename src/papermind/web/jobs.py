@@ -18,7 +18,7 @@ router = APIRouter(include_in_schema=False)
 def titles_for(box: Container, *jobs: Job) -> dict[str, str]:
     """Paper id -> title for the papers these jobs are about (ids stay on hover)."""
     ids = {p for job in jobs for p in [job.request.paper_id, *job.request.paper_ids] if p}
-    return {r.id: r.title or r.source_name for r in box.library.list() if r.id in ids}
+    return box.library.titles(sorted(ids))
 
 
 @router.post("/ui/jobs")
