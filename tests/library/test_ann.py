@@ -14,6 +14,7 @@ import pytest
 from papermind.db import Database
 from papermind.library.ann import UsearchAnn, ann_available
 from papermind.library.embedders import HashingEmbedder
+from papermind.library.fulltext import SearchFilters
 from papermind.library.search import SearchIndex, SearchOptions
 from papermind.library.vectors import VectorIndex
 from tests.library.search_fixtures import make_paper
@@ -93,6 +94,31 @@ def test_a_new_process_updates_the_saved_index_from_the_changed_papers_alone(
     assert fresh._papers is None  # no paper's vectors but the changed ones were read
     assert fresh._ann is not None and sorted(fresh._ann.keys().tolist()) == sorted(rows)
     assert index_at(db).vectors.count() == len(rows)  # the file was saved in step
+
+
+def test_a_narrow_filter_looks_further_in_the_index_before_searching_exactly(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two results chunks among 300: the first 64 candidates rarely hold both, so the index
+    looks eight times further instead of reading every vector for an exact search."""
+    db = tmp_path / "lib.sqlite3"
+    writer = index_at(db)
+    for i in range(298):
+        writer.index_paper(make_paper([("Intro", "introduction", [f"Setting {i} of {TOPICS[i % 6]}."])],
+                                      name=f"intro {i}"))
+    for i in range(2):
+        writer.index_paper(make_paper([("Results", "results", [f"Result {i} improves."])],
+                                      name=f"result {i}"))
+    writer.catch_up()
+    fresh = index_at(db).vectors
+    assert isinstance(fresh, VectorIndex)
+    looks: list[int] = []
+    search = UsearchAnn.search
+    monkeypatch.setattr(UsearchAnn, "search",
+                        lambda self, q, k, **kw: looks.append(k) or search(self, q, k, **kw))
+    found = fresh.search(HashingEmbedder().embed_query("galaxy rotation curves"), 2,
+                         SearchFilters(section_kinds=["results"]))
+    assert len(found) == 2 and looks == [64, 300]  # all 300: the two results chunks
+    assert fresh._papers is None  # answered from the index, no vector read
 
 
 def test_a_stale_or_foreign_file_is_rebuilt(tmp_path: Path) -> None:

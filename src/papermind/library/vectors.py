@@ -116,6 +116,8 @@ class _Rows:
         return keep
 
 
+WIDEN = 8
+"""How much further a filtered HNSW search looks before it gives up for exact search."""
 REBUILD_PAPERS = 5_000
 """More changed papers than this since the HNSW file was saved: rebuild it from every row."""
 
@@ -186,18 +188,21 @@ class VectorIndex:
     def _filtered_ann(self, ann: UsearchAnn, query: np.ndarray, k: int,
                       filters: SearchFilters, harder: bool) -> list[tuple[int, float]] | None:
         """HNSW candidates that pass the filters (checked in SQL on the candidates' chunk
-        rows); None when fewer than ``k`` pass (search exactly instead)."""
-        want = min(max(4 * k, 64), len(ann))
-        found = ann.search(query, want, harder=harder)
-        if not found:
-            return None
+        rows), looking ``WIDEN`` times further when too few pass (a section filter keeps one
+        chunk in eight); None when still fewer than ``k`` pass (search exactly instead)."""
         where, params = filters.sql()
-        rows = self.db.query(
-            f"SELECT c.id FROM search_chunks AS c WHERE c.id IN ({','.join('?' * len(found))})"
-            f" AND {where}", [*(row for row, _ in found), *params])
-        passing = {int(r[0]) for r in rows}
-        hits = [hit for hit in found if hit[0] in passing]
-        return hits[:k] if len(hits) >= k else None
+        for want in (max(4 * k, 64), max(4 * k, 64) * WIDEN):
+            found = ann.search(query, min(want, len(ann)), harder=harder)
+            if not found:
+                return None
+            rows = self.db.query(
+                f"SELECT c.id FROM search_chunks AS c WHERE c.id IN ({','.join('?' * len(found))})"
+                f" AND {where}", [*(row for row, _ in found), *params])
+            passing = {int(r[0]) for r in rows}
+            hits = [hit for hit in found if hit[0] in passing]
+            if len(hits) >= k or len(found) < want:
+                return hits[:k] if len(hits) >= k else None
+        return None
 
     def _ann_in_step(self, threads: int = 1) -> UsearchAnn | None:
         """The HNSW index over every embedded chunk, brought in step with the change log
