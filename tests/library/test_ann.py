@@ -121,6 +121,23 @@ def test_a_narrow_filter_looks_further_in_the_index_before_searching_exactly(
     assert fresh._papers is None  # answered from the index, no vector read
 
 
+def test_a_search_within_a_paper_reads_only_that_papers_vectors(tmp_path: Path) -> None:
+    db = tmp_path / "lib.sqlite3"
+    writer = index_at(db)
+    for i in range(6):
+        writer.index_paper(paper(i))
+    reader = index_at(db)
+    hits = reader.search("galaxy rotation", mode="dense", k=2, paper_ids=[paper(2).id])
+    assert hits and {h.paper_id for h in hits} == {paper(2).id}
+    vectors = reader.vectors
+    assert isinstance(vectors, VectorIndex)
+    assert vectors._papers is not None and set(vectors._papers) == {paper(2).id}
+    writer.index_paper(make_paper([("X", "method", ["Galaxy rotation revisited."])], name="x"))
+    writer.remove_paper(paper(2).id)  # changes another process made are seen
+    assert reader.search("galaxy rotation", mode="dense", k=2, paper_ids=[paper(2).id]) == []
+    assert len(reader.search("galaxy rotation", mode="dense", k=50)) == reader.store.count()
+
+
 def test_a_stale_or_foreign_file_is_rebuilt(tmp_path: Path) -> None:
     path = tmp_path / "x.usearch"
     ann = UsearchAnn(4)

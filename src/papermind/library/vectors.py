@@ -135,6 +135,8 @@ class VectorIndex:
         self.dim = dim
         self.ann_min_rows = ann_min_rows if ann_min_rows is None or ann_available() else None
         self._papers: dict[str, _Rows] | None = None
+        """Rows by paper: of every paper when ``_complete``, else of those searched so far."""
+        self._complete = False
         self._all: _Rows | None = None
         self._generation = 0
         self._ann: UsearchAnn | None = None
@@ -153,12 +155,13 @@ class VectorIndex:
                 found = self._filtered_ann(ann, query, k, filters, harder)
                 if found is not None:
                     return found
-            papers = self._refresh()
             if filters.paper_ids:
+                papers = self._refresh(filters.paper_ids)
                 rows = _Rows.concat([papers[p] for p in dict.fromkeys(filters.paper_ids)
                                      if p in papers], self.dim)
             else:
                 rows = self._every_row()
+                papers = self._refresh()
             dropped = _Rows.concat([papers[p] for p in filters.exclude_papers if p in papers],
                                    self.dim).rows if filters.exclude_papers else None
         if rows.rows.size == 0:
@@ -260,23 +263,31 @@ class VectorIndex:
         return self.db.path.with_name(f"{self.db.path.name}.{safe}.usearch")
 
     def invalidate(self) -> None:
-        self._papers, self._all = None, None
+        self._papers, self._all, self._complete = None, None, False
 
-    def _refresh(self) -> dict[str, _Rows]:
-        if self._papers is None:
-            self._generation = self.store.generation()
-            self._all, self._papers = self._load(None)
-            return self._papers
-        latest, changed = self.store.changes_since(self._generation)
-        if changed:
+    def _refresh(self, wanted: Sequence[str] | None = None) -> dict[str, _Rows]:
+        """Rows by paper, in step with the change log: of every paper (``wanted`` None), or
+        at least of the ``wanted`` ones (a search within papers reads only theirs: a new
+        process searching one paper read all 243k vectors first)."""
+        if self._papers is not None:
+            latest, changed = self.store.changes_since(self._generation)
             if ALL_PAPERS in changed:
                 self.invalidate()
-                return self._refresh()
-            for paper_id in changed:
-                self._papers.pop(paper_id, None)
-            self._papers.update(self._load(sorted(changed))[1])
-            self._all = None
-        self._generation = latest
+            elif changed:
+                for paper_id in changed:
+                    self._papers.pop(paper_id, None)
+                if self._complete:
+                    self._papers.update(self._load(sorted(changed))[1])
+                self._all, self._generation = None, latest
+        if self._papers is None or (wanted is None and not self._complete):
+            self._generation = self.store.generation()
+            self._all, self._papers = self._load(None) if wanted is None else (None, {})
+            self._complete = wanted is None
+        if wanted is not None and (missing := [p for p in dict.fromkeys(wanted)
+                                               if p not in self._papers]):
+            self._papers.update(self._load(missing)[1])
+            empty = _Rows.concat([], self.dim)
+            self._papers.update((p, empty) for p in missing if p not in self._papers)
         return self._papers
 
     def _load(self, paper_ids: Sequence[str] | None) -> tuple[_Rows, dict[str, _Rows]]:
