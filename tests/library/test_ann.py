@@ -119,6 +119,10 @@ def test_a_narrow_filter_looks_further_in_the_index_before_searching_exactly(
                          SearchFilters(section_kinds=["results"]))
     assert len(found) == 2 and looks == [64, 300]  # all 300: the two results chunks
     assert fresh._papers is None  # answered from the index, no vector read
+    fewer = fresh.search(HashingEmbedder().embed_query("galaxy rotation curves"), 3,
+                         SearchFilters(section_kinds=["results"]))
+    assert sorted(fewer) == sorted(found)  # fewer than k pass: exact over what passes,
+    assert fresh._papers is None           # read from SQL, not over every vector
 
 
 def test_a_search_within_a_paper_reads_only_that_papers_vectors(tmp_path: Path) -> None:

@@ -155,6 +155,8 @@ class VectorIndex:
                 found = self._filtered_ann(ann, query, k, filters, harder)
                 if found is not None:
                     return found
+                if not self._complete:  # a narrow filter, and no vector read yet: read only
+                    return _exact(self._load(None, filters)[0], query, k, None)  # what passes
             if filters.paper_ids:
                 papers = self._refresh(filters.paper_ids)
                 rows = _Rows.concat([papers[p] for p in dict.fromkeys(filters.paper_ids)
@@ -290,15 +292,19 @@ class VectorIndex:
             self._papers.update((p, empty) for p in missing if p not in self._papers)
         return self._papers
 
-    def _load(self, paper_ids: Sequence[str] | None) -> tuple[_Rows, dict[str, _Rows]]:
-        """All rows of ``paper_ids`` (None = every paper), and the same split by paper."""
+    def _load(self, paper_ids: Sequence[str] | None,
+              filters: SearchFilters | None = None) -> tuple[_Rows, dict[str, _Rows]]:
+        """All rows of ``paper_ids`` (None = every paper) that pass ``filters`` (None: all),
+        and the same split by paper."""
         where = "" if paper_ids is None else \
             f" AND c.paper_id IN ({','.join('?' * len(paper_ids))})"
+        narrowed, params = filters.sql() if filters is not None else ("1 = 1", [])
         cursor = self.db.execute(
             "SELECT c.id, c.paper_id, c.section_kind, c.kind, c.year, e.vector"
             " FROM search_chunks AS c JOIN search_embeddings AS e"
             " ON e.model = ? AND e.content_hash = c.content_hash AND e.dim = ?"
-            f"{where} ORDER BY c.paper_id, c.id", [self.model, self.dim, *(paper_ids or [])])
+            f" WHERE {narrowed}{where} ORDER BY c.paper_id, c.id",
+            [self.model, self.dim, *params, *(paper_ids or [])])
         records = cursor.fetchall()
         if not records:
             return _Rows.concat([], self.dim), {}
