@@ -36,3 +36,30 @@ def test_coverage_counts_chunks_with_a_vector(library_db: SqlDatabase) -> None:
     assert index.embed_pending() == pending.chunks
     assert dense_coverage(db, "hashing-256", [paper.id])[paper.id].state == "ready"
     assert dense_coverage(db, None, [paper.id])[paper.id].state == "off"
+
+
+def test_counts_are_kept_and_only_changed_papers_counted_again(
+        library_db: SqlDatabase, monkeypatch) -> None:
+    from papermind.library import coverage
+
+    index = SearchIndex(library_db, HashingEmbedder())
+    same = [("Intro", "introduction", ["Alpha beta.", "Gamma delta."])]
+    first, second = make_paper(same, name="v1"), make_paper(same, name="v2")
+    index.index_paper(first, embed=False)
+    counted: list[object] = []
+    count = coverage._count
+    monkeypatch.setattr(coverage, "_count",
+                        lambda db, key, ids: counted.append(ids) or count(db, key, ids))
+    states = lambda: {p: c.state for p, c in  # noqa: E731
+                      dense_coverage(library_db, "hashing-256", [first.id, second.id]).items()}
+    assert states() == {first.id: "pending", second.id: "empty"} and counted == [None]
+    assert states() == {first.id: "pending", second.id: "empty"} and counted == [None]  # kept
+    index.index_paper(second, embed=False)
+    assert states()[second.id] == "pending" and counted[-1] == [second.id]
+    index.embed_pending()  # one text for both: both papers are logged, both counted again
+    assert states() == {first.id: "ready", second.id: "ready"}
+    assert sorted(counted[-1]) == sorted([first.id, second.id])  # type: ignore[arg-type]
+    index.remove_paper(first.id)
+    assert states() == {first.id: "empty", second.id: "ready"}
+    index.rebuild([first])
+    assert states() == {first.id: "ready", second.id: "empty"} and counted[-1] is None

