@@ -17,6 +17,20 @@ from papermind.db import SqlDatabase
 from papermind.domain import Anchor, Chunk, ChunkKind, SectionKind
 
 COMPONENT = "search"
+COVERAGE_MIGRATION = """
+    CREATE TABLE search_coverage (
+        model    TEXT NOT NULL,
+        paper_id TEXT NOT NULL,
+        chunks   INTEGER NOT NULL,
+        embedded INTEGER NOT NULL,
+        PRIMARY KEY (model, paper_id)
+    );
+    CREATE TABLE search_coverage_state (
+        model      TEXT PRIMARY KEY,
+        generation BIGINT NOT NULL
+    );
+    """
+"""Per-paper dense coverage counts (the same SQL on SQLite and PostgreSQL)."""
 MIGRATIONS = [
     """
     CREATE TABLE search_chunks (
@@ -58,19 +72,7 @@ MIGRATIONS = [
     "CREATE INDEX search_chunks_hash ON search_chunks(content_hash);",
     # dense coverage per paper, counted again only for papers the change log names
     # (library.coverage: `list` joined every chunk row with the embeddings each time)
-    """
-    CREATE TABLE search_coverage (
-        model    TEXT NOT NULL,
-        paper_id TEXT NOT NULL,
-        chunks   INTEGER NOT NULL,
-        embedded INTEGER NOT NULL,
-        PRIMARY KEY (model, paper_id)
-    );
-    CREATE TABLE search_coverage_state (
-        model      TEXT PRIMARY KEY,
-        generation BIGINT NOT NULL
-    );
-    """,
+    COVERAGE_MIGRATION,
 ]
 WORD = re.compile(r"[a-z0-9]+")
 """Words counted for document frequencies (ASCII: fast; other words are simply not pruned)."""

@@ -28,7 +28,7 @@ from typing import Any
 from papermind.db import SqlDatabase
 from papermind.domain import Chunk
 from papermind.library import pg_postings
-from papermind.library.chunk_store import ALL_PAPERS, WORD, ChunkStore
+from papermind.library.chunk_store import ALL_PAPERS, COVERAGE_MIGRATION, WORD, ChunkStore
 from papermind.library.fulltext import NO_FILTERS, FullTextIndex, SearchFilters
 from papermind.library.lexical_terms import lexical_terms
 from papermind.library.pg_postings import K1, B
@@ -93,20 +93,7 @@ PG_MIGRATIONS = [
     INSERT INTO search_changes(paper_id) VALUES ('{ALL_PAPERS}');
     """,
     pg_postings.MIGRATION,
-    # dense coverage per paper (library.coverage), as on SQLite
-    """
-    CREATE TABLE search_coverage (
-        model    TEXT NOT NULL,
-        paper_id TEXT NOT NULL,
-        chunks   INTEGER NOT NULL,
-        embedded INTEGER NOT NULL,
-        PRIMARY KEY (model, paper_id)
-    );
-    CREATE TABLE search_coverage_state (
-        model      TEXT PRIMARY KEY,
-        generation BIGINT NOT NULL
-    );
-    """,
+    COVERAGE_MIGRATION,  # dense coverage per paper (library.coverage), as on SQLite
 ]
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 _GROUPS = {"content": ("content", "equation", "caption"), "reference": ("reference",)}
