@@ -48,6 +48,8 @@ def test_add_leaves_the_search_indexes_in_step(cli: CliRunner, tmp_path: Path, h
     assert len(sidecars) == 1 and json.loads(sidecars[0].read_text())["generation"] == generation
     stamp = next(home.glob("*.bm25")) / "stamp.json"
     assert json.loads(stamp.read_text())["generation"] == generation
+    counted = log.execute("SELECT generation FROM search_coverage_state").fetchall()
+    assert counted == [(generation,)]  # and `list`'s dense counts
 
 
 def test_list_and_show_tell_the_dense_state(cli: CliRunner, tmp_path: Path) -> None:

@@ -92,9 +92,20 @@ def _count(db: SqlDatabase, key: str, paper_ids: list[str] | None) -> dict[str, 
 
 
 def _kept(db: SqlDatabase, key: str, paper_ids: list[str]) -> dict[str, tuple[int, int]]:
-    """The counts kept in ``search_coverage``, first brought up to the change log: only the
-    papers changed since they were last counted are counted again (every paper the first
-    time, or after a rebuild). Every write of chunk rows or vectors logs its papers there."""
+    """The counts kept in ``search_coverage`` for ``paper_ids``, brought up to date first."""
+    keep_counts(db, key)
+    out: dict[str, tuple[int, int]] = {}
+    for part in _batches(paper_ids):
+        rows = db.query("SELECT paper_id, chunks, embedded FROM search_coverage WHERE model = ?"
+                        f" AND paper_id IN ({','.join('?' * len(part))})", [key, *part])
+        out.update((str(r[0]), (int(r[1]), int(r[2]))) for r in rows)
+    return out
+
+
+def keep_counts(db: SqlDatabase, key: str) -> None:
+    """Bring the kept counts up to the change log: only the papers changed since they were
+    last counted are counted again (every paper the first time, or after a rebuild). Every
+    write of chunk rows or vectors logs its papers there; a bulk add ends with this."""
     state = db.query("SELECT generation FROM search_coverage_state WHERE model = ?", [key])
     if state:
         since = int(state[0][0])
@@ -108,24 +119,30 @@ def _kept(db: SqlDatabase, key: str, paper_ids: list[str]) -> dict[str, tuple[in
     if changed:
         again = None if ALL_PAPERS in changed else sorted(changed)
         counts = _count(db, key, again)
-        with db.transaction() as conn:
-            for part in [None] if again is None else _batches(again):
-                where = "" if part is None else \
-                    f" AND paper_id IN ({','.join('?' * len(part))})"
-                conn.execute(f"DELETE FROM search_coverage WHERE model = ?{where}",
-                             [key, *(part or [])])
+        gone = [p for p in again or () if p not in counts]
+        with db.transaction() as conn:  # upserts: processes counting at once both land
+            if again is None:
+                conn.execute("DELETE FROM search_coverage WHERE model = ? AND paper_id NOT IN"
+                             " (SELECT paper_id FROM search_chunks)", [key])
+            for part in _batches(gone):
+                conn.execute("DELETE FROM search_coverage WHERE model = ? AND paper_id IN"
+                             f" ({','.join('?' * len(part))})", [key, *part])
             conn.executemany("INSERT INTO search_coverage(model, paper_id, chunks, embedded)"
-                             " VALUES (?, ?, ?, ?)",
-                             [(key, p, c, e) for p, (c, e) in counts.items()])
+                             " VALUES (?, ?, ?, ?) ON CONFLICT(model, paper_id) DO UPDATE"
+                             " SET chunks = excluded.chunks, embedded = excluded.embedded",
+                             [(key, p, *counts[p]) for p in sorted(counts)])  # one lock order
             conn.execute("INSERT INTO search_coverage_state(model, generation) VALUES (?, ?)"
                          " ON CONFLICT(model) DO UPDATE SET generation = excluded.generation",
                          [key, latest])
-    out: dict[str, tuple[int, int]] = {}
-    for part in _batches(paper_ids):
-        rows = db.query("SELECT paper_id, chunks, embedded FROM search_coverage WHERE model = ?"
-                        f" AND paper_id IN ({','.join('?' * len(part))})", [key, *part])
-        out.update((str(r[0]), (int(r[1]), int(r[2]))) for r in rows)
-    return out
+
+
+def pending_papers(db: SqlDatabase, key: str) -> list[str]:
+    """Papers with chunks still without a ``key`` vector, from the kept counts (finding
+    them by scanning every chunk row took 0.85 s at 243k chunks, on every `add`)."""
+    keep_counts(db, key)
+    rows = db.query("SELECT paper_id FROM search_coverage WHERE model = ? AND embedded < chunks"
+                    " ORDER BY paper_id", [key])
+    return [str(r[0]) for r in rows]
 
 
 def _batches(ids: list[str], size: int = 500) -> list[list[str]]:

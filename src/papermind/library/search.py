@@ -18,6 +18,7 @@ from papermind.domain import Anchor, Chunk, ChunkKind, Paper, SearchHit, SearchM
 from papermind.errors import ConfigError, InputError
 from papermind.library.chunk_store import StoredChunk
 from papermind.library.chunking import chunk_paper, index_text
+from papermind.library.coverage import pending_papers
 from papermind.library.embedders import Embedder
 from papermind.library.fulltext import SearchFilters
 from papermind.library.fusion import FusionMethod, fuse, fuse_with
@@ -97,6 +98,10 @@ class SearchIndex:
         stopped. Returns how many texts were embedded."""
         if self.cache is None:
             return 0
+        if paper_ids is None:  # the papers that have any, from the kept counts
+            paper_ids = pending_papers(self.db, self.cache.embedder.name)
+            if not paper_ids:
+                return 0
         pending = self.store.unembedded(self.cache.embedder.name, paper_ids)
         size = max(1, self.cache.batch_size)
         report = progress or self.progress
