@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # the domain (pydantic) and search stack load when a command 
     from rich.progress import Progress
 
     from papermind.domain import SearchHit
-    from papermind.library.vectors import EmbedProgress
+    from papermind.library.embedding_cache import EmbedProgress
 
 SEARCH_MODES = ("bm25", "dense", "hybrid")
 """domain.SearchMode, spelled out so --help imports no pydantic (a test keeps them equal)."""

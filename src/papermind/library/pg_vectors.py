@@ -17,8 +17,8 @@ import numpy as np
 
 from papermind.db import SqlDatabase
 from papermind.library.ann import HARDER, expansion_for
+from papermind.library.embedding_cache import EmbeddingCache
 from papermind.library.fulltext import NO_FILTERS, SearchFilters
-from papermind.library.vectors import EmbeddingCache
 
 HNSW_M = 16
 HNSW_EF_CONSTRUCTION = 64

@@ -37,11 +37,12 @@ from papermind.db import SqlDatabase
 from papermind.domain import Chunk
 from papermind.library.chunk_store import ChunkStore, StoredChunk
 from papermind.library.embedders import Embedder
+from papermind.library.embedding_cache import EmbeddingCache, EmbedProgress
 from papermind.library.fulltext import FullTextIndex, SearchFilters
 from papermind.library.papers import PaperStore
 from papermind.library.segmenter import Segmenter
 from papermind.library.tantivy_index import LEXICAL_MIN_ROWS, TantivyFullText
-from papermind.library.vectors import EmbeddingCache, EmbedProgress, VectorIndex
+from papermind.library.vectors import VectorIndex
 
 __all__ = ["ChunkRows", "DenseIndex", "EmbeddingStore", "LexicalIndex", "PaperStore",
            "SearchBackend", "search_backend"]

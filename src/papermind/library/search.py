@@ -20,13 +20,13 @@ from papermind.library.chunk_store import StoredChunk
 from papermind.library.chunking import chunk_paper, index_text
 from papermind.library.coverage import pending_papers
 from papermind.library.embedders import Embedder
+from papermind.library.embedding_cache import EmbedProgress
 from papermind.library.fulltext import SearchFilters
 from papermind.library.fusion import FusionMethod, fuse, fuse_with
 from papermind.library.ports import DenseIndex, search_backend
 from papermind.library.query import QueryPlan, analyse, plain_plan
 from papermind.library.rerank import Reranker
 from papermind.library.segmenter import Segmenter, SegmenterMode
-from papermind.library.vectors import EmbedProgress
 
 MODES: tuple[SearchMode, ...] = ("bm25", "dense", "hybrid")
 MAX_QUERY_CHARS = 2000

@@ -1,17 +1,18 @@
-"""Dense side of search: cached chunk embeddings and a brute-force in-memory index.
+"""Dense side of search on SQLite: cosine over the cached chunk embeddings
+(``library.embedding_cache``).
 
-Embeddings are keyed by (model, content hash), stored as float16 blobs and computed once:
-re-indexing a paper, or adding one to a large library, embeds only texts never seen before.
-The index is a float32 matrix per paper (a dot product is the cosine); a library-wide search
-multiplies one matrix built from all papers. It follows the change log, so writes by other
-processes show up on the next search.
+Library-wide, from ``ann_min_rows`` vectors, an HNSW index in a file next to the library
+answers; one in step with the change log is used without reading any vector, one behind is
+updated from the changed papers' rows. Otherwise search is exact over float32 matrices per
+paper (a dot product is the cosine), read paper by paper as searches need them and kept in
+step with the change log, so writes by other processes show up on the next search.
 """
 
 from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import get_args
@@ -22,56 +23,10 @@ from papermind.db import SqlDatabase
 from papermind.domain import ChunkKind, SectionKind
 from papermind.library.ann import UsearchAnn, ann_available
 from papermind.library.chunk_store import ALL_PAPERS, ChunkStore
-from papermind.library.embedders import Embedder
 from papermind.library.fulltext import NO_FILTERS, SearchFilters
-
-EmbedProgress = Callable[[int, int], None]
-"""Called as ``progress(done, total)`` after each embedded batch."""
 
 SECTION_KINDS: tuple[str, ...] = get_args(SectionKind)
 CHUNK_KINDS: tuple[str, ...] = get_args(ChunkKind)
-
-
-class EmbeddingCache:
-    """Embeddings by (model, content hash); computes only what is missing, in batches."""
-
-    def __init__(self, db: SqlDatabase, embedder: Embedder, batch_size: int = 16) -> None:
-        self.db = db
-        self.embedder = embedder
-        self.batch_size = batch_size
-
-    def missing(self, hashes: Sequence[str]) -> set[str]:
-        wanted = set(hashes)
-        have: set[str] = set()
-        listed = list(wanted)
-        for start in range(0, len(listed), 500):
-            part = listed[start:start + 500]
-            rows = self.db.query(
-                f"SELECT content_hash FROM search_embeddings WHERE model = ? AND content_hash"
-                f" IN ({','.join('?' * len(part))})", [self.embedder.name, *part])
-            have.update(r[0] for r in rows)
-        return wanted - have
-
-    def ensure(self, items: Sequence[tuple[str, str]],
-               progress: EmbedProgress | None = None) -> int:
-        """Embed the (hash, text) items not cached yet; returns how many were embedded."""
-        todo = dict.fromkeys(self.missing([h for h, _ in items]))
-        pending = [(h, t) for h, t in dict(items).items() if h in todo]
-        for start in range(0, len(pending), self.batch_size):
-            batch = pending[start:start + self.batch_size]
-            vectors = self.embedder.embed_documents([t for _, t in batch])
-            self.store([h for h, _ in batch], vectors)
-            if progress is not None:
-                progress(min(start + self.batch_size, len(pending)), len(pending))
-        return len(pending)
-
-    def store(self, hashes: Sequence[str], vectors: np.ndarray) -> None:
-        with self.db.transaction() as conn:
-            conn.executemany(
-                "INSERT OR REPLACE INTO search_embeddings(model, content_hash, dim, vector)"
-                " VALUES (?, ?, ?, ?)",
-                [(self.embedder.name, h, int(v.shape[0]), v.astype(np.float16).tobytes())
-                 for h, v in zip(hashes, vectors, strict=True)])
 
 
 @dataclass

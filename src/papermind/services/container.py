@@ -30,8 +30,8 @@ if TYPE_CHECKING:
 
     from papermind.grounding import GroundingEngine
     from papermind.library.coverage import DenseCoverage
+    from papermind.library.embedding_cache import EmbedProgress
     from papermind.library.search import SearchIndex
-    from papermind.library.vectors import EmbedProgress
     from papermind.llm import Gateway
     from papermind.services.catalog import CatalogService
     from papermind.services.exports import ExportService

@@ -20,10 +20,10 @@ from papermind.library.embedders import (
     MiniLMEmbedder,
     OpenAIEmbedder,
 )
+from papermind.library.embedding_cache import EmbedProgress
 from papermind.library.papers import PaperRepository
 from papermind.library.rerank import CrossEncoderReranker, Reranker
 from papermind.library.search import SearchIndex, SearchOptions
-from papermind.library.vectors import EmbedProgress
 
 if TYPE_CHECKING:
     from papermind.llm import Gateway
