@@ -123,6 +123,9 @@ def test_a_narrow_filter_looks_further_in_the_index_before_searching_exactly(
                          SearchFilters(section_kinds=["results"]))
     assert sorted(fewer) == sorted(found)  # fewer than k pass: exact over what passes,
     assert fresh._papers is None           # read from SQL, not over every vector
+    again = fresh.search(HashingEmbedder().embed_query("galaxy rotation curves"), 3,
+                         SearchFilters(section_kinds=["results"]))
+    assert sorted(again) == sorted(found) and fresh._complete  # asked again: every row, kept
 
 
 def test_a_search_within_a_paper_reads_only_that_papers_vectors(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from papermind.domain import Anchor, Chunk, ChunkKind, Paper, SearchHit, SearchM
 from papermind.errors import ConfigError, InputError
 from papermind.library.chunk_store import StoredChunk
 from papermind.library.chunking import chunk_paper, index_text
-from papermind.library.coverage import pending_papers
+from papermind.library.coverage import keep_counts, pending_papers
 from papermind.library.embedders import Embedder
 from papermind.library.embedding_cache import EmbedProgress
 from papermind.library.fulltext import SearchFilters
@@ -30,6 +30,8 @@ from papermind.library.segmenter import Segmenter, SegmenterMode
 
 MODES: tuple[SearchMode, ...] = ("bm25", "dense", "hybrid")
 MAX_QUERY_CHARS = 2000
+PENDING_PAPERS_MAX = 10_000
+"""More papers with pending chunks than this: find the chunks by one scan, not by paper id."""
 
 
 @dataclass(frozen=True)
@@ -99,9 +101,10 @@ class SearchIndex:
         if self.cache is None:
             return 0
         if paper_ids is None:  # the papers that have any, from the kept counts
-            paper_ids = pending_papers(self.db, self.cache.embedder.name)
-            if not paper_ids:
+            papers = pending_papers(self.db, self.cache.embedder.name)
+            if not papers:
                 return 0
+            paper_ids = papers if len(papers) <= PENDING_PAPERS_MAX else None  # else scan all
         pending = self.store.unembedded(self.cache.embedder.name, paper_ids)
         size = max(1, self.cache.batch_size)
         report = progress or self.progress
@@ -136,12 +139,13 @@ class SearchIndex:
 
     def catch_up(self, threads: int = 1) -> None:
         """Bring the library-wide indexes (BM25, and HNSW when there is an embedder) in
-        step with the stored chunks now, the HNSW build on ``threads``: a bulk add ends with
-        this, so its first search does not build them (on 243k chunks, 30 s for BM25 and
-        100 s for HNSW on one thread)."""
+        step with the stored chunks now, the HNSW build on ``threads``, and the per-paper
+        dense counts that `list` shows: a bulk add ends with this, so its first search does
+        not build them (on 243k chunks, 30 s for BM25 and 100 s for HNSW on one thread)."""
         self.fulltext.catch_up()
         if self.embedder is not None:
             self.vectors.catch_up(threads)
+        keep_counts(self.db, self.embedder.name if self.embedder is not None else "")
 
     def rebuild(self, papers: Iterable[Paper]) -> tuple[int, int]:
         """Replace all chunks by those of ``papers``; returns (papers, texts embedded).

@@ -92,6 +92,8 @@ class VectorIndex:
         self._papers: dict[str, _Rows] | None = None
         """Rows by paper: of every paper when ``_complete``, else of those searched so far."""
         self._complete = False
+        self._read_passing = False
+        """A narrow filter's exact search read only the rows it passes (once per process)."""
         self._all: _Rows | None = None
         self._generation = 0
         self._ann: UsearchAnn | None = None
@@ -110,15 +112,19 @@ class VectorIndex:
                 found = self._filtered_ann(ann, query, k, filters, harder)
                 if found is not None:
                     return found
-                if not self._complete:  # a narrow filter, and no vector read yet: read only
-                    return _exact(self._load(None, filters)[0], query, k, None)  # what passes
+                # A filter too narrow for the index. The first time in a process that has
+                # read no vector (a CLI call), read only the rows it passes; a process that
+                # needs this again (a server, a deep-QA job) loads every row once and keeps them.
+                if not self._complete and not self._read_passing:
+                    self._read_passing = True
+                    return _exact(self._load(None, filters)[0], query, k, None)
             if filters.paper_ids:
                 papers = self._refresh(filters.paper_ids)
                 rows = _Rows.concat([papers[p] for p in dict.fromkeys(filters.paper_ids)
                                      if p in papers], self.dim)
             else:
                 rows = self._every_row()
-                papers = self._refresh()
+                papers = self._papers or {}
             dropped = _Rows.concat([papers[p] for p in filters.exclude_papers if p in papers],
                                    self.dim).rows if filters.exclude_papers else None
         if rows.rows.size == 0:

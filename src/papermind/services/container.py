@@ -286,13 +286,8 @@ class _DeferredIndexer:
         return self._container.search_index.embed_pending(paper_ids, progress)
 
     def catch_up(self) -> None:
-        """The library-wide search indexes in step now, built on every core, and the dense
-        coverage counts that `list` shows."""
-        from papermind.library.coverage import keep_counts, model_key
-
+        """The library-wide search indexes and `list`'s counts in step now, on every core."""
         self._container.search_index.catch_up(threads=os.cpu_count() or 1)
-        search = self._container.settings.search
-        keep_counts(self._container.db, model_key(search.embedder, search.embedding_model) or "")
 
     def coverage(self, paper_ids: Sequence[str]) -> dict[str, DenseCoverage]:
         """Dense coverage per paper, read without building the index or loading a model."""
