@@ -123,9 +123,23 @@ def test_a_narrow_filter_looks_further_in_the_index_before_searching_exactly(
                          SearchFilters(section_kinds=["results"]))
     assert sorted(fewer) == sorted(found)  # fewer than k pass: exact over what passes,
     assert fresh._papers is None           # read from SQL, not over every vector
+    reads: list[object] = []
+    load = VectorIndex._load
+    monkeypatch.setattr(VectorIndex, "_load",
+                        lambda self, *a: reads.append(a) or load(self, *a))
     again = fresh.search(HashingEmbedder().embed_query("galaxy rotation curves"), 3,
                          SearchFilters(section_kinds=["results"]))
-    assert sorted(again) == sorted(found) and fresh._complete  # asked again: every row, kept
+    assert sorted(again) == sorted(found) and not reads  # the same filter again (the floor
+    assert not fresh._complete                           # check): the rows already read
+    writer.index_paper(make_paper([("Results", "results", ["Result 9 galaxy rotation."])],
+                                  name="result 9"))
+    newer = fresh.search(HashingEmbedder().embed_query("galaxy rotation curves"), 4,
+                         SearchFilters(section_kinds=["results"]))
+    assert len(newer) == 3 and not fresh._complete  # the new paper's rows (the index's
+    assert len(reads) == 2                          # update), then what passes, read again
+    other = fresh.search(HashingEmbedder().embed_query("galaxy rotation curves"), 4,
+                         SearchFilters(section_kinds=["results"], year_min=1990))
+    assert sorted(other) == sorted(newer) and fresh._complete  # another filter: every row, kept
 
 
 def test_a_search_within_a_paper_reads_only_that_papers_vectors(tmp_path: Path) -> None:

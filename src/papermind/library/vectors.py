@@ -92,8 +92,8 @@ class VectorIndex:
         self._papers: dict[str, _Rows] | None = None
         """Rows by paper: of every paper when ``_complete``, else of those searched so far."""
         self._complete = False
-        self._read_passing = False
-        """A narrow filter's exact search read only the rows it passes (once per process)."""
+        self._passing: tuple[SearchFilters, int, _Rows] | None = None
+        """The rows one narrow filter passes, read alone, and the generation they are of."""
         self._all: _Rows | None = None
         self._generation = 0
         self._ann: UsearchAnn | None = None
@@ -112,12 +112,8 @@ class VectorIndex:
                 found = self._filtered_ann(ann, query, k, filters, harder)
                 if found is not None:
                     return found
-                # A filter too narrow for the index. The first time in a process that has
-                # read no vector (a CLI call), read only the rows it passes; a process that
-                # needs this again (a server, a deep-QA job) loads every row once and keeps them.
-                if not self._complete and not self._read_passing:
-                    self._read_passing = True
-                    return _exact(self._load(None, filters)[0], query, k, None)
+                if not self._complete and (passing := self._passing_rows(filters)) is not None:
+                    return _exact(passing, query, k, None)
             if filters.paper_ids:
                 papers = self._refresh(filters.paper_ids)
                 rows = _Rows.concat([papers[p] for p in dict.fromkeys(filters.paper_ids)
@@ -143,6 +139,22 @@ class VectorIndex:
         it, so the next search, in this process or a new one, finds the index ready)."""
         with self._lock:
             self._ann_in_step(threads)
+
+    def _passing_rows(self, filters: SearchFilters) -> _Rows | None:
+        """The rows a filter too narrow for the HNSW index passes, read alone (through the
+        section and year indexes) for the first such filter of a process that has read no
+        vector: a CLI call's search and its floor check share them. None for any other
+        filter: a process that meets a second one (a server, a deep-QA job) loads every row
+        once and keeps them."""
+        generation = self.store.generation()
+        if self._passing is None or (self._passing[0] == filters
+                                     and self._passing[1] != generation):
+            self._passing = (filters, generation, self._load(None, filters)[0])
+        held, _, rows = self._passing
+        if held != filters:
+            self._passing = None
+            return None
+        return rows
 
     def _every_row(self) -> _Rows:
         """Every embedded chunk, up to date with the change log."""
