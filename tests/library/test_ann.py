@@ -74,25 +74,41 @@ def test_ann_follows_adds_and_removes_from_another_process(tmp_path: Path) -> No
     assert hits and all(h.section_kind == "results" and (h.year or 0) >= 2003 for h in hits)
 
 
-def test_a_new_process_updates_the_saved_index_from_the_changed_papers_alone(
-        tmp_path: Path) -> None:
+def test_a_new_process_searches_the_changed_papers_beside_the_saved_index(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Another process added and removed papers since the file was saved: a new process
-    brings the file up to date by reading the changed papers' rows only, not every vector."""
+    reads the changed papers' rows alone and searches them exactly beside the file (whose
+    keys for them are skipped), without rewriting it; a large delta is folded in and saved."""
     db = tmp_path / "lib.sqlite3"
     writer = index_at(db)
     for i in range(6):
         writer.index_paper(paper(i))
     writer.catch_up()
+    saved = next(tmp_path.glob("lib.sqlite3.*.usearch"))
+    stamp = saved.with_name(saved.name + ".json").read_text()
     extra = make_paper([("X", "method", ["Quasar lattices shimmer in quantum foam."])], name="q")
     writer.index_paper(extra)
     writer.remove_paper(paper(0).id)
+    writer.index_paper(paper(3))  # the same paper again: new rows, its old keys are stale
+    writer.catch_up()  # a small delta: the file is not rewritten
+    assert saved.with_name(saved.name + ".json").read_text() == stamp
     fresh = index_at(db).vectors
     assert isinstance(fresh, VectorIndex)
-    top = fresh.search(HashingEmbedder().embed_query("quasar lattices quantum foam"), 3)
     rows = {r[0]: r[1] for r in writer.db.query("SELECT id, paper_id FROM search_chunks")}
-    assert rows[top[0][0]] == extra.id
+    query = HashingEmbedder().embed_query("quasar lattices quantum foam")
+    top = fresh.search(query, 3)
+    assert rows[top[0][0]] == extra.id and all(row in rows for row, _ in top)
     assert fresh._papers is None  # no paper's vectors but the changed ones were read
-    assert fresh._ann is not None and sorted(fresh._ann.keys().tolist()) == sorted(rows)
+    everything = fresh.search(query, 100)  # each live row once, no stale key
+    assert sorted(row for row, _ in everything) == sorted(rows)
+    assert fresh.count() >= len(rows)
+    monkeypatch.setattr("papermind.library.vectors.DELTA_PAPERS", 1)
+    folded = index_at(db).vectors
+    assert isinstance(folded, VectorIndex)
+    again = folded.search(query, 3)  # three changed papers: folded in, file saved
+    assert [row for row, _ in again] == [row for row, _ in top]
+    assert folded._delta is None and folded._ann is not None
+    assert sorted(folded._ann.keys().tolist()) == sorted(rows)
     assert index_at(db).vectors.count() == len(rows)  # the file was saved in step
 
 

@@ -2,8 +2,9 @@
 (``library.embedding_cache``).
 
 Library-wide, from ``ann_min_rows`` vectors, an HNSW index in a file next to the library
-answers; one in step with the change log is used without reading any vector, one behind is
-updated from the changed papers' rows. Otherwise search is exact over float32 matrices per
+answers without reading any vector. The papers changed since the file was saved are a delta:
+their current rows are read and searched exactly beside it, and their keys in the file are
+skipped; only a large delta is folded into the index and the file rewritten. Otherwise search is exact over float32 matrices per
 paper (a dot product is the cosine), read paper by paper as searches need them and kept in
 step with the change log, so writes by other processes show up on the next search.
 """
@@ -13,7 +14,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import get_args
 
@@ -75,6 +76,13 @@ WIDEN = 8
 """How much further a filtered HNSW search looks before it gives up for exact search."""
 REBUILD_PAPERS = 5_000
 """More changed papers than this since the HNSW file was saved: rebuild it from every row."""
+DELTA_PAPERS = 64
+DELTA_ROWS = 2_000
+DELTA_SHARE = 50
+"""The changed papers stay a delta beside the HNSW file while they are at most ``DELTA_PAPERS``
+with at most max(``DELTA_ROWS``, index size / ``DELTA_SHARE``) rows; past that they are
+folded into the index and the file is rewritten (at 243k chunks, rewriting it for a one-paper
+`add` took 1.4 s: a writable copy of the memory-mapped file, then the save)."""
 
 
 class VectorIndex:
@@ -98,6 +106,9 @@ class VectorIndex:
         self._generation = 0
         self._ann: UsearchAnn | None = None
         self._ann_generation = -1
+        self._delta: tuple[int, dict[str, _Rows]] | None = None
+        """The current rows of the papers changed since ``_ann_generation`` (empty: removed),
+        and the generation they are of."""
         self._lock = threading.Lock()
 
     def search(self, query: np.ndarray, k: int, filters: SearchFilters = NO_FILTERS, *,
@@ -128,15 +139,22 @@ class VectorIndex:
         return _exact(rows, query, k, rows.mask(filters, dropped))
 
     def count(self) -> int:
-        """Embedded chunks in the library (read off the HNSW index when it is in step)."""
+        """Embedded chunks in the library: read off the HNSW index when it is in step; with
+        a delta, approximately (the changed papers' stale keys in the index are counted too:
+        at most ``DELTA_PAPERS`` papers; the floor needs the size only under 8,000 chunks)."""
         with self._lock:
-            if self._ann is not None and self._ann_generation == self.store.generation():
+            generation = self.store.generation()
+            if self._ann is not None and self._ann_generation == generation:
                 return len(self._ann)
+            if self._ann is not None and self._delta is not None \
+                    and self._delta[0] == generation:
+                return len(self._ann) + sum(p.rows.size for p in self._delta[1].values())
             return sum(p.rows.size for p in self._refresh().values())
 
     def catch_up(self, threads: int = 1) -> None:
-        """Bring the HNSW index in step now, building on ``threads`` (a bulk add ends with
-        it, so the next search, in this process or a new one, finds the index ready)."""
+        """Bring the HNSW index up to date now, building on ``threads`` (a bulk add ends
+        with it, so the next search, in this process or a new one, finds the index ready; a
+        few changed papers stay a delta and the file is not rewritten)."""
         with self._lock:
             self._ann_in_step(threads)
 
@@ -168,18 +186,26 @@ class VectorIndex:
         """HNSW candidates that pass the filters (checked in SQL on the candidates' chunk
         rows), looking ``WIDEN`` times further when too few pass (a section filter keeps one
         chunk in eight); None when still fewer than ``k`` pass (search exactly instead)."""
-        where, params = filters.sql()
+        delta = self._delta[1] if self._delta is not None else {}
+        checked = replace(filters, exclude_papers=(*filters.exclude_papers, *delta)) \
+            if delta else filters  # the changed papers' keys in the index are stale
+        excluded = set(filters.exclude_papers)
+        changed = _Rows.concat([rows for paper, rows in delta.items() if paper not in excluded],
+                               self.dim)
+        extra = _exact(changed, query, k, changed.mask(filters)) if changed.rows.size else []
+        where, params = checked.sql()
         for want in (max(4 * k, 64), max(4 * k, 64) * WIDEN):
             found = ann.search(query, min(want, len(ann)), harder=harder)
-            if not found:
-                return None
             rows = self.db.query(
                 f"SELECT c.id FROM search_chunks AS c WHERE c.id IN ({','.join('?' * len(found))})"
-                f" AND {where}", [*(row for row, _ in found), *params])
+                f" AND {where}", [*(row for row, _ in found), *params]) if found else []
             passing = {int(r[0]) for r in rows}
             hits = [hit for hit in found if hit[0] in passing]
-            if len(hits) >= k or len(found) < want:
-                return hits[:k] if len(hits) >= k else None
+            exhausted = len(found) < min(want, len(ann)) or want >= len(ann)
+            if len(hits) >= k or (exhausted and len(hits) + len(extra) >= k):
+                return sorted(hits + extra, key=lambda hit: -hit[1])[:k]
+            if exhausted:
+                return None
         return None
 
     def _ann_in_step(self, threads: int = 1) -> UsearchAnn | None:
@@ -201,21 +227,32 @@ class VectorIndex:
                     return None
                 ann = self._ann = UsearchAnn(self.dim)
                 ann.add(rows.rows, rows.matrix, threads=threads)
-                latest = self._generation
+                self._ann_generation, self._delta = self._generation, None
             else:
-                self._apply(ann, sorted(changed), threads)
-            self._ann_generation = latest
+                if self._delta is None or self._delta[0] != latest:
+                    self._delta = (latest, self._changed_rows(sorted(changed)))
+                if len(changed) > DELTA_PAPERS or sum(p.rows.size for p in self._delta[1].values()) \
+                        > max(DELTA_ROWS, len(ann) // DELTA_SHARE):
+                    self._apply(ann, self._delta[1], threads)
+                    self._ann_generation, self._delta = latest, None
             path = self._ann_path()
             if path is not None and ann.dirty:
-                ann.save(path, {"model": self.model, "dim": self.dim, "generation": latest})
+                ann.save(path, {"model": self.model, "dim": self.dim,
+                                "generation": self._ann_generation})
         return ann if len(ann) >= self.ann_min_rows else None
 
-    def _apply(self, ann: UsearchAnn, changed: list[str], threads: int) -> None:
-        """Update ``ann`` for the papers in ``changed``: keys whose chunk row is gone, or
-        that belong to a changed paper, come out; the changed papers' embedded rows go in."""
+    def _changed_rows(self, changed: list[str]) -> dict[str, _Rows]:
+        """The current embedded rows of each changed paper (empty: removed, or none yet)."""
+        rows = self._load(changed)[1] if changed else {}
+        empty = _Rows.concat([], self.dim)
+        return {paper: rows.get(paper, empty) for paper in changed}
+
+    def _apply(self, ann: UsearchAnn, changed: dict[str, _Rows], threads: int) -> None:
+        """Fold the changed papers into ``ann``: keys whose chunk row is gone, or that
+        belong to a changed paper, come out; the changed papers' embedded rows go in."""
         alive = np.fromiter((r[0] for r in self.db.query("SELECT id FROM search_chunks")),
                             np.int64)
-        fresh = self._load(changed)[0] if changed else _Rows.concat([], self.dim)
+        fresh = _Rows.concat(list(changed.values()), self.dim)
         have = ann.keys()
         ann.remove(np.union1d(np.setdiff1d(have, alive), np.intersect1d(have, fresh.rows))
                    .tolist())
