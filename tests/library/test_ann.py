@@ -142,7 +142,7 @@ def test_a_narrow_filter_looks_further_in_the_index_before_searching_exactly(
     reads: list[object] = []
     load = VectorIndex._load
     monkeypatch.setattr(VectorIndex, "_load",
-                        lambda self, *a: reads.append(a) or load(self, *a))
+                        lambda self, *a, **kw: reads.append(a) or load(self, *a, **kw))
     again = fresh.search(HashingEmbedder().embed_query("galaxy rotation curves"), 3,
                          SearchFilters(section_kinds=["results"]))
     assert sorted(again) == sorted(found) and not reads  # the same filter again (the floor
@@ -155,7 +155,13 @@ def test_a_narrow_filter_looks_further_in_the_index_before_searching_exactly(
     assert len(reads) == 2                          # update), then what passes, read again
     other = fresh.search(HashingEmbedder().embed_query("galaxy rotation curves"), 4,
                          SearchFilters(section_kinds=["results"], year_min=1990))
-    assert sorted(other) == sorted(newer) and fresh._complete  # another filter: every row, kept
+    assert sorted(other) == sorted(newer) and len(reads) == 3  # another narrow filter: its
+    assert not fresh._complete and len(fresh._passing) == 2    # own rows, both kept
+    monkeypatch.setattr("papermind.library.vectors.PASSING_ROWS", 2)
+    many = fresh.search(HashingEmbedder().embed_query("galaxy rotation curves"), 4,
+                        SearchFilters(section_kinds=["results"], year_min=1980))
+    assert sorted(many) == sorted(newer)  # more pass than are kept: every row, loaded once
+    assert fresh._complete and not fresh._passing
 
 
 def test_a_search_within_a_paper_reads_only_that_papers_vectors(tmp_path: Path) -> None:

@@ -4,15 +4,18 @@
 Library-wide, from ``ann_min_rows`` vectors, an HNSW index in a file next to the library
 answers without reading any vector. The papers changed since the file was saved are a delta:
 their current rows are read and searched exactly beside it, and their keys in the file are
-skipped; only a large delta is folded into the index and the file rewritten. Otherwise search is exact over float32 matrices per
-paper (a dot product is the cosine), read paper by paper as searches need them and kept in
-step with the change log, so writes by other processes show up on the next search.
+skipped; only a large delta is folded into the index and the file rewritten. A filter too
+narrow for the index reads only the rows it passes (kept per filter, bounded). Otherwise
+search is exact over float32 matrices per paper (a dot product is the cosine), read paper by
+paper as searches need them and kept in step with the change log, so writes by other
+processes show up on the next search.
 """
 
 from __future__ import annotations
 
 import re
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -74,6 +77,10 @@ class _Rows:
 
 WIDEN = 8
 """How much further a filtered HNSW search looks before it gives up for exact search."""
+PASSING_ROWS = 200_000
+"""Rows kept for filters too narrow for the HNSW index (about 300 MB at 384 dimensions): each
+such filter reads only the rows it passes. A filter passing more makes the process load every
+row once and keep them, as a library too small for the index always does."""
 REBUILD_PAPERS = 5_000
 """More changed papers than this since the HNSW file was saved: rebuild it from every row."""
 DELTA_PAPERS = 64
@@ -100,8 +107,10 @@ class VectorIndex:
         self._papers: dict[str, _Rows] | None = None
         """Rows by paper: of every paper when ``_complete``, else of those searched so far."""
         self._complete = False
-        self._passing: tuple[SearchFilters, int, _Rows] | None = None
-        """The rows one narrow filter passes, read alone, and the generation they are of."""
+        self._passing: OrderedDict[tuple[str, tuple[object, ...]], tuple[int, _Rows]] = \
+            OrderedDict()
+        """Per filter too narrow for the HNSW index (its SQL), the rows it passes and the
+        generation they are of; least recently used first, ``PASSING_ROWS`` rows in all."""
         self._all: _Rows | None = None
         self._generation = 0
         self._ann: UsearchAnn | None = None
@@ -125,6 +134,7 @@ class VectorIndex:
                     return found
                 if not self._complete and (passing := self._passing_rows(filters)) is not None:
                     return _exact(passing, query, k, None)
+                self._passing.clear()  # too many pass: every row is loaded below, and kept
             if filters.paper_ids:
                 papers = self._refresh(filters.paper_ids)
                 rows = _Rows.concat([papers[p] for p in dict.fromkeys(filters.paper_ids)
@@ -160,19 +170,21 @@ class VectorIndex:
 
     def _passing_rows(self, filters: SearchFilters) -> _Rows | None:
         """The rows a filter too narrow for the HNSW index passes, read alone (through the
-        section and year indexes) for the first such filter of a process that has read no
-        vector: a CLI call's search and its floor check share them. None for any other
-        filter: a process that meets a second one (a server, a deep-QA job) loads every row
-        once and keeps them."""
+        section and year indexes) and kept for the next search with it (the floor check, a
+        server's next question); None when more than ``PASSING_ROWS`` pass."""
+        where, params = filters.sql()
+        key = (where, tuple(params))
         generation = self.store.generation()
-        if self._passing is None or (self._passing[0] == filters
-                                     and self._passing[1] != generation):
-            self._passing = (filters, generation, self._load(None, filters)[0])
-        held, _, rows = self._passing
-        if held != filters:
-            self._passing = None
-            return None
-        return rows
+        held = self._passing.pop(key, None)
+        if held is None or held[0] != generation:
+            rows = self._load(None, filters, limit=PASSING_ROWS + 1)[0]
+            if rows.rows.size > PASSING_ROWS:
+                return None
+            held = (generation, rows)
+        self._passing[key] = held
+        while sum(rows.rows.size for _, rows in self._passing.values()) > PASSING_ROWS:
+            self._passing.popitem(last=False)
+        return held[1]
 
     def _every_row(self) -> _Rows:
         """Every embedded chunk, up to date with the change log."""
@@ -302,10 +314,10 @@ class VectorIndex:
             self._papers.update((p, empty) for p in missing if p not in self._papers)
         return self._papers
 
-    def _load(self, paper_ids: Sequence[str] | None,
-              filters: SearchFilters | None = None) -> tuple[_Rows, dict[str, _Rows]]:
+    def _load(self, paper_ids: Sequence[str] | None, filters: SearchFilters | None = None,
+              limit: int | None = None) -> tuple[_Rows, dict[str, _Rows]]:
         """All rows of ``paper_ids`` (None = every paper) that pass ``filters`` (None: all),
-        and the same split by paper."""
+        and the same split by paper; with ``limit``, at most that many rows, not split."""
         where = "" if paper_ids is None else \
             f" AND c.paper_id IN ({','.join('?' * len(paper_ids))})"
         narrowed, params = filters.sql() if filters is not None else ("1 = 1", [])
@@ -313,7 +325,8 @@ class VectorIndex:
             "SELECT c.id, c.paper_id, c.section_kind, c.kind, c.year, e.vector"
             " FROM search_chunks AS c JOIN search_embeddings AS e"
             " ON e.model = ? AND e.content_hash = c.content_hash AND e.dim = ?"
-            f" WHERE {narrowed}{where} ORDER BY c.paper_id, c.id",
+            f" WHERE {narrowed}{where}"
+            + (" ORDER BY c.paper_id, c.id" if limit is None else f" LIMIT {int(limit)}"),
             [self.model, self.dim, *params, *(paper_ids or [])])
         records = cursor.fetchall()
         if not records:
@@ -325,6 +338,8 @@ class VectorIndex:
             np.fromiter((SECTION_KINDS.index(r[2]) for r in records), np.int8, len(records)),
             np.fromiter((CHUNK_KINDS.index(r[3]) for r in records), np.int8, len(records)),
             np.fromiter((-1 if r[4] is None else r[4] for r in records), np.int32, len(records)))
+        if limit is not None:
+            return everything, {}
         return everything, _split_by_paper(everything, [r[1] for r in records])
 
 
