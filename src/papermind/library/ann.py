@@ -164,3 +164,12 @@ def _restore(path: Path, *, view: bool) -> Any:
 
 def _sidecar(path: Path) -> Path:
     return path.with_name(path.name + ".json")
+
+
+def read_stamp(path: Path) -> dict[str, object] | None:
+    """The sidecar of the index file at ``path`` (model, dim, generation), or None."""
+    meta = _sidecar(path)
+    try:
+        return dict(json.loads(meta.read_text())) if meta.is_file() else None
+    except (OSError, ValueError):
+        return None

@@ -17,63 +17,16 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import get_args
 
 import numpy as np
 
 from papermind.db import SqlDatabase
-from papermind.domain import ChunkKind, SectionKind
-from papermind.library.ann import UsearchAnn, ann_available
+from papermind.library.ann import UsearchAnn, ann_available, read_stamp
 from papermind.library.chunk_store import ALL_PAPERS, ChunkStore
 from papermind.library.fulltext import NO_FILTERS, SearchFilters
-
-SECTION_KINDS: tuple[str, ...] = get_args(SectionKind)
-CHUNK_KINDS: tuple[str, ...] = get_args(ChunkKind)
-
-
-@dataclass
-class _Rows:
-    """Index rows of one paper (or of all papers): ids, vectors and filter columns."""
-
-    rows: np.ndarray
-    matrix: np.ndarray
-    section: np.ndarray
-    kind: np.ndarray
-    year: np.ndarray
-
-    @staticmethod
-    def concat(parts: Sequence[_Rows], dim: int) -> _Rows:
-        if not parts:
-            empty = np.zeros(0, dtype=np.int64)
-            return _Rows(empty, np.zeros((0, dim), np.float32), empty.astype(np.int8),
-                         empty.astype(np.int8), empty.astype(np.int32))
-        return _Rows(*(np.concatenate([getattr(p, f) for p in parts])
-                       for f in ("rows", "matrix", "section", "kind", "year")))
-
-    def mask(self, filters: SearchFilters, dropped: np.ndarray | None = None) -> np.ndarray | None:
-        """Rows that pass the filters (None = all), by table lookup on the code columns;
-        ``dropped``: row ids that never pass (the excluded papers' rows)."""
-        keep: np.ndarray | None = None
-        if dropped is not None and dropped.size:
-            keep = np.isin(self.rows, dropped, invert=True)
-        tests = [(self.section, SECTION_KINDS, filters.section_kinds),
-                 (self.kind, CHUNK_KINDS, filters.kinds)]
-        for column, names, wanted in tests:
-            if wanted and set(wanted) != set(names):
-                allowed = np.zeros(len(names), dtype=bool)
-                allowed[[names.index(w) for w in wanted]] = True
-                part = allowed[column]
-                keep = part if keep is None else keep & part
-        if filters.year_min is not None:
-            part = self.year >= filters.year_min
-            keep = part if keep is None else keep & part
-        if filters.year_max is not None:
-            part = (self.year <= filters.year_max) & (self.year >= 0)
-            keep = part if keep is None else keep & part
-        return keep
-
+from papermind.library.vector_rows import Rows, exact, split_by_paper
 
 WIDEN = 8
 """How much further a filtered HNSW search looks before it gives up for exact search."""
@@ -104,18 +57,18 @@ class VectorIndex:
         self.model = model
         self.dim = dim
         self.ann_min_rows = ann_min_rows if ann_min_rows is None or ann_available() else None
-        self._papers: dict[str, _Rows] | None = None
+        self._papers: dict[str, Rows] | None = None
         """Rows by paper: of every paper when ``_complete``, else of those searched so far."""
         self._complete = False
-        self._passing: OrderedDict[tuple[str, tuple[object, ...]], tuple[int, _Rows]] = \
+        self._passing: OrderedDict[tuple[str, tuple[object, ...]], tuple[int, Rows]] = \
             OrderedDict()
         """Per filter too narrow for the HNSW index (its SQL), the rows it passes and the
         generation they are of; least recently used first, ``PASSING_ROWS`` rows in all."""
-        self._all: _Rows | None = None
+        self._all: Rows | None = None
         self._generation = 0
         self._ann: UsearchAnn | None = None
         self._ann_generation = -1
-        self._delta: tuple[int, dict[str, _Rows]] | None = None
+        self._delta: tuple[int, dict[str, Rows]] | None = None
         """The current rows of the papers changed since ``_ann_generation`` (empty: removed),
         and the generation they are of."""
         self._lock = threading.Lock()
@@ -133,20 +86,20 @@ class VectorIndex:
                 if found is not None:
                     return found
                 if not self._complete and (passing := self._passing_rows(filters)) is not None:
-                    return _exact(passing, query, k, None)
+                    return exact(passing, query, k, None)
                 self._passing.clear()  # too many pass: every row is loaded below, and kept
             if filters.paper_ids:
                 papers = self._refresh(filters.paper_ids)
-                rows = _Rows.concat([papers[p] for p in dict.fromkeys(filters.paper_ids)
+                rows = Rows.concat([papers[p] for p in dict.fromkeys(filters.paper_ids)
                                      if p in papers], self.dim)
             else:
                 rows = self._every_row()
                 papers = self._papers or {}
-            dropped = _Rows.concat([papers[p] for p in filters.exclude_papers if p in papers],
+            dropped = Rows.concat([papers[p] for p in filters.exclude_papers if p in papers],
                                    self.dim).rows if filters.exclude_papers else None
         if rows.rows.size == 0:
             return []
-        return _exact(rows, query, k, rows.mask(filters, dropped))
+        return exact(rows, query, k, rows.mask(filters, dropped))
 
     def count(self) -> int:
         """Embedded chunks in the library: read off the HNSW index when it is in step; with
@@ -168,7 +121,7 @@ class VectorIndex:
         with self._lock:
             self._ann_in_step(threads)
 
-    def _passing_rows(self, filters: SearchFilters) -> _Rows | None:
+    def _passing_rows(self, filters: SearchFilters) -> Rows | None:
         """The rows a filter too narrow for the HNSW index passes, read alone (through the
         section and year indexes) and kept for the next search with it (the floor check, a
         server's next question); None when more than ``PASSING_ROWS`` pass."""
@@ -186,11 +139,11 @@ class VectorIndex:
             self._passing.popitem(last=False)
         return held[1]
 
-    def _every_row(self) -> _Rows:
+    def _every_row(self) -> Rows:
         """Every embedded chunk, up to date with the change log."""
         papers = self._refresh()
         if self._all is None:
-            self._all = _Rows.concat(list(papers.values()), self.dim)
+            self._all = Rows.concat(list(papers.values()), self.dim)
         return self._all
 
     def _filtered_ann(self, ann: UsearchAnn, query: np.ndarray, k: int,
@@ -202,9 +155,9 @@ class VectorIndex:
         checked = replace(filters, exclude_papers=(*filters.exclude_papers, *delta)) \
             if delta else filters  # the changed papers' keys in the index are stale
         excluded = set(filters.exclude_papers)
-        changed = _Rows.concat([rows for paper, rows in delta.items() if paper not in excluded],
+        changed = Rows.concat([rows for paper, rows in delta.items() if paper not in excluded],
                                self.dim)
-        extra = _exact(changed, query, k, changed.mask(filters)) if changed.rows.size else []
+        extra = exact(changed, query, k, changed.mask(filters)) if changed.rows.size else []
         where, params = checked.sql()
         for want in (max(4 * k, 64), max(4 * k, 64) * WIDEN):
             found = ann.search(query, min(want, len(ann)), harder=harder)
@@ -253,18 +206,18 @@ class VectorIndex:
                                 "generation": self._ann_generation})
         return ann if len(ann) >= self.ann_min_rows else None
 
-    def _changed_rows(self, changed: list[str]) -> dict[str, _Rows]:
+    def _changed_rows(self, changed: list[str]) -> dict[str, Rows]:
         """The current embedded rows of each changed paper (empty: removed, or none yet)."""
         rows = self._load(changed)[1] if changed else {}
-        empty = _Rows.concat([], self.dim)
+        empty = Rows.concat([], self.dim)
         return {paper: rows.get(paper, empty) for paper in changed}
 
-    def _apply(self, ann: UsearchAnn, changed: dict[str, _Rows], threads: int) -> None:
+    def _apply(self, ann: UsearchAnn, changed: dict[str, Rows], threads: int) -> None:
         """Fold the changed papers into ``ann``: keys whose chunk row is gone, or that
         belong to a changed paper, come out; the changed papers' embedded rows go in."""
         alive = np.fromiter((r[0] for r in self.db.query("SELECT id FROM search_chunks")),
                             np.int64)
-        fresh = _Rows.concat(list(changed.values()), self.dim)
+        fresh = Rows.concat(list(changed.values()), self.dim)
         have = ann.keys()
         ann.remove(np.union1d(np.setdiff1d(have, alive), np.intersect1d(have, fresh.rows))
                    .tolist())
@@ -273,7 +226,7 @@ class VectorIndex:
     def _open_saved(self) -> None:
         """Open the saved HNSW file (memory-mapped) when its sidecar names this model."""
         path = self._ann_path()
-        saved = _read_stamp(path) if path is not None else None
+        saved = read_stamp(path) if path is not None else None
         if path is None or saved is None or saved.get("model") != self.model:
             return
         self._ann = UsearchAnn.open(path, self.dim, saved)
@@ -289,7 +242,7 @@ class VectorIndex:
     def invalidate(self) -> None:
         self._papers, self._all, self._complete = None, None, False
 
-    def _refresh(self, wanted: Sequence[str] | None = None) -> dict[str, _Rows]:
+    def _refresh(self, wanted: Sequence[str] | None = None) -> dict[str, Rows]:
         """Rows by paper, in step with the change log: of every paper (``wanted`` None), or
         at least of the ``wanted`` ones (a search within papers reads only theirs: a new
         process searching one paper read all 243k vectors first)."""
@@ -310,12 +263,12 @@ class VectorIndex:
         if wanted is not None and (missing := [p for p in dict.fromkeys(wanted)
                                                if p not in self._papers]):
             self._papers.update(self._load(missing)[1])
-            empty = _Rows.concat([], self.dim)
+            empty = Rows.concat([], self.dim)
             self._papers.update((p, empty) for p in missing if p not in self._papers)
         return self._papers
 
     def _load(self, paper_ids: Sequence[str] | None, filters: SearchFilters | None = None,
-              limit: int | None = None) -> tuple[_Rows, dict[str, _Rows]]:
+              limit: int | None = None) -> tuple[Rows, dict[str, Rows]]:
         """All rows of ``paper_ids`` (None = every paper) that pass ``filters`` (None: all),
         and the same split by paper; with ``limit``, at most that many rows, not split."""
         where = "" if paper_ids is None else \
@@ -329,48 +282,7 @@ class VectorIndex:
             + (" ORDER BY c.paper_id, c.id" if limit is None else f" LIMIT {int(limit)}"),
             [self.model, self.dim, *params, *(paper_ids or [])])
         records = cursor.fetchall()
-        if not records:
-            return _Rows.concat([], self.dim), {}
-        ids = np.fromiter((r[0] for r in records), np.int64, len(records))
-        matrix = np.frombuffer(b"".join(r[5] for r in records), dtype=np.float16)
-        everything = _Rows(
-            ids, matrix.reshape(len(records), self.dim).astype(np.float32),
-            np.fromiter((SECTION_KINDS.index(r[2]) for r in records), np.int8, len(records)),
-            np.fromiter((CHUNK_KINDS.index(r[3]) for r in records), np.int8, len(records)),
-            np.fromiter((-1 if r[4] is None else r[4] for r in records), np.int32, len(records)))
-        if limit is not None:
+        everything = Rows.decode(records, self.dim)
+        if limit is not None or not records:
             return everything, {}
-        return everything, _split_by_paper(everything, [r[1] for r in records])
-
-
-def _read_stamp(path: Path) -> dict[str, object] | None:
-    import json
-
-    meta = path.with_name(path.name + ".json")
-    try:
-        return dict(json.loads(meta.read_text())) if meta.is_file() else None
-    except (OSError, ValueError):
-        return None
-
-
-def _exact(rows: _Rows, query: np.ndarray, k: int,
-           keep: np.ndarray | None) -> list[tuple[int, float]]:
-    scores = rows.matrix @ np.asarray(query, dtype=np.float32)
-    if keep is not None:
-        scores = np.where(keep, scores, -np.inf)
-    top = np.argpartition(-scores, k - 1)[:k] if k < scores.size else np.arange(scores.size)
-    top = top[np.argsort(-scores[top], kind="stable")]
-    return [(int(rows.rows[i]), float(scores[i])) for i in top if np.isfinite(scores[i])]
-
-
-def _split_by_paper(rows: _Rows, paper_ids: list[str]) -> dict[str, _Rows]:
-    """Views of ``rows`` per paper (the records arrive sorted by paper)."""
-    out: dict[str, _Rows] = {}
-    start = 0
-    for i in range(1, len(paper_ids) + 1):
-        if i == len(paper_ids) or paper_ids[i] != paper_ids[start]:
-            out[paper_ids[start]] = _Rows(rows.rows[start:i], rows.matrix[start:i],
-                                          rows.section[start:i], rows.kind[start:i],
-                                          rows.year[start:i])
-            start = i
-    return out
+        return everything, split_by_paper(everything, [r[1] for r in records])
