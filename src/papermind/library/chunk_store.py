@@ -31,6 +31,12 @@ COVERAGE_MIGRATION = """
     );
     """
 """Per-paper dense coverage counts (the same SQL on SQLite and PostgreSQL)."""
+FILTER_MIGRATION = """
+    CREATE INDEX search_chunks_section ON search_chunks(section_kind);
+    CREATE INDEX search_chunks_year ON search_chunks(year);
+    """
+"""The rows a narrow section or year filter passes, found without reading every chunk row
+(an exact dense search the HNSW index cannot serve: 0.7% of 243k chunks took a scan)."""
 MIGRATIONS = [
     """
     CREATE TABLE search_chunks (
@@ -73,12 +79,7 @@ MIGRATIONS = [
     # dense coverage per paper, counted again only for papers the change log names
     # (library.coverage: `list` joined every chunk row with the embeddings each time)
     COVERAGE_MIGRATION,
-    # the rows a narrow section or year filter passes, found without reading every chunk row
-    # (an exact dense search the HNSW index cannot serve: 0.7% of 243k chunks took a scan)
-    """
-    CREATE INDEX search_chunks_section ON search_chunks(section_kind);
-    CREATE INDEX search_chunks_year ON search_chunks(year);
-    """,
+    FILTER_MIGRATION,
 ]
 WORD = re.compile(r"[a-z0-9]+")
 """Words counted for document frequencies (ASCII: fast; other words are simply not pruned)."""

@@ -28,7 +28,13 @@ from typing import Any
 from papermind.db import SqlDatabase
 from papermind.domain import Chunk
 from papermind.library import pg_postings
-from papermind.library.chunk_store import ALL_PAPERS, COVERAGE_MIGRATION, WORD, ChunkStore
+from papermind.library.chunk_store import (
+    ALL_PAPERS,
+    COVERAGE_MIGRATION,
+    FILTER_MIGRATION,
+    WORD,
+    ChunkStore,
+)
 from papermind.library.fulltext import NO_FILTERS, FullTextIndex, SearchFilters
 from papermind.library.lexical_terms import lexical_terms
 from papermind.library.pg_postings import K1, B
@@ -94,6 +100,7 @@ PG_MIGRATIONS = [
     """,
     pg_postings.MIGRATION,
     COVERAGE_MIGRATION,  # dense coverage per paper (library.coverage), as on SQLite
+    FILTER_MIGRATION,  # narrow section and year filters, as on SQLite
 ]
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 _GROUPS = {"content": ("content", "equation", "caption"), "reference": ("reference",)}
