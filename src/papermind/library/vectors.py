@@ -102,17 +102,14 @@ class VectorIndex:
         return exact(rows, query, k, rows.mask(filters, dropped))
 
     def count(self) -> int:
-        """Embedded chunks in the library: read off the HNSW index when it is in step; with
-        a delta, approximately (the changed papers' stale keys in the index are counted too:
+        """Embedded chunks in the library: read off the HNSW index and its delta when there
+        is one, approximately (the changed papers' stale keys in the index are counted too:
         at most ``DELTA_PAPERS`` papers; the floor needs the size only under 8,000 chunks)."""
         with self._lock:
-            generation = self.store.generation()
-            if self._ann is not None and self._ann_generation == generation:
-                return len(self._ann)
-            if self._ann is not None and self._delta is not None \
-                    and self._delta[0] == generation:
-                return len(self._ann) + sum(p.rows.size for p in self._delta[1].values())
-            return sum(p.rows.size for p in self._refresh().values())
+            if (ann := self._ann_in_step()) is not None:
+                delta = self._delta[1] if self._delta is not None else {}
+                return len(ann) + sum(rows.rows.size for rows in delta.values())
+            return sum(rows.rows.size for rows in self._refresh().values())
 
     def catch_up(self, threads: int = 1) -> None:
         """Bring the HNSW index up to date now, building on ``threads`` (a bulk add ends
