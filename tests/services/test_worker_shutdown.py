@@ -45,7 +45,7 @@ def _stop(worker: Worker, meanwhile: Callable[[], object] = lambda: None) -> tup
     worker.proc.send_signal(signal.SIGTERM)
     time.sleep(0.3)
     meanwhile()
-    code = worker.proc.wait(timeout=90)
+    code = worker.wait_or_dump(90)
     return code, time.monotonic() - started
 
 

@@ -72,6 +72,21 @@ class Worker:
         assert self.proc is not None
         return self.proc.pid
 
+    def wait_or_dump(self, timeout: float) -> int:
+        """The exit code within ``timeout`` s; else the stacks of every thread and asyncio
+        task go to the log (SIGUSR1, SIGUSR2) and the wait fails with the log's tail."""
+        assert self.proc is not None
+        try:
+            return self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.send_signal(signal.SIGUSR1)
+            time.sleep(1)
+            self.proc.send_signal(signal.SIGUSR2)
+            time.sleep(2)
+            tail = self.log.read_text(errors="replace")[-12000:]
+            raise AssertionError(f"worker {self.pid} still running after {timeout} s:\n{tail}") \
+                from None
+
     def kill(self) -> None:
         """SIGKILL: no shutdown hooks, no final writes, no unregistering."""
         if self.proc is not None and self.proc.poll() is None:

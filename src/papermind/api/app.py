@@ -35,6 +35,7 @@ def create_app(settings: Settings, *, container: Container | None = None,
             yield
         finally:
             await service.stop()
+            await box.close_loop_pools()
             uploads.close()
             box.close()
 

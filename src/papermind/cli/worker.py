@@ -36,13 +36,40 @@ def worker(
                             heartbeat_s=jobs.heartbeat_s, stalled_after_s=jobs.stalled_after_s,
                             shutdown_timeout_s=jobs.shutdown_timeout)
     configure_json_logging()
+    dump_stacks_on_signals()
     box = container(ctx)
     service = box.job_service(enqueue_only=False)
 
     async def work() -> None:
-        await warm_up(box)
-        await run_worker(service, box.storage_url, options, reports=box.report_dir)
+        try:
+            await warm_up(box)
+            await run_worker(service, box.storage_url, options, reports=box.report_dir)
+        finally:
+            await box.close_loop_pools()
     asyncio.run(work())
+
+
+def dump_stacks_on_signals() -> None:
+    """``kill -USR1 PID``: every thread's stack to stderr; ``kill -USR2 PID``: every asyncio
+    task's stack too (a worker that does not stop can say where it waits)."""
+    import asyncio
+    import faulthandler
+    import signal
+    import sys
+
+    faulthandler.register(signal.SIGUSR1, all_threads=True)
+
+    def tasks(*_: object) -> None:
+        try:
+            running = asyncio.all_tasks(asyncio.get_running_loop())
+        except RuntimeError:
+            return
+        for task in running:
+            print(f"--- {task!r}", file=sys.stderr)
+            task.print_stack(file=sys.stderr)
+        sys.stderr.flush()
+
+    signal.signal(signal.SIGUSR2, tasks)
 
 
 def register(app: typer.Typer) -> None:

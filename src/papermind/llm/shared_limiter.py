@@ -60,6 +60,7 @@ class SharedLimiter:
         self._per_loop: weakref.WeakKeyDictionary[Any, tuple[Any, asyncio.Semaphore]] = (
             weakref.WeakKeyDictionary())
         self._table_ready = False
+        _LIVE.add(self)
 
     async def run(self, call: Callable[[], Awaitable[T]], timeout_s: float | None) -> T:
         """Wait for a slot free in every process, keep the pace, then run ``call``."""
@@ -71,7 +72,7 @@ class SharedLimiter:
             return await asyncio.wait_for(call(), timeout_s)
 
     async def aclose(self) -> None:
-        """Close this loop's pool (tests; a worker's pool lives as long as its loop)."""
+        """Close this loop's pool (``close_shared_limiters`` closes every limiter's)."""
         loop = asyncio.get_running_loop()
         pool, _ = self._per_loop.pop(loop, (None, None))
         if pool is not None:
@@ -135,6 +136,19 @@ async def _release(conn: Any, key: int, slot: int) -> None:
     except BaseException:
         await conn.close()
         raise
+
+
+_LIVE: weakref.WeakSet[SharedLimiter] = weakref.WeakSet()
+
+
+async def close_shared_limiters() -> None:
+    """Close the running loop's pool of every shared limiter. Call it before the loop ends:
+    psycopg_pool's workers swallow a cancellation that lands while they reconnect (after a
+    call cancelled mid-flight closed its connection), so a pool still open when
+    ``asyncio.run`` cancels the remaining tasks kept the loop from ever finishing (a
+    stopping worker hung; tests/services/test_worker_shutdown.py)."""
+    for limiter in list(_LIVE):
+        await limiter.aclose()
 
 
 def shared_limiters(url: str) -> Callable[[str, EndpointSettings], SharedLimiter]:

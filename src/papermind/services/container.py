@@ -241,6 +241,15 @@ class Container:
 
         return parse_bytes(data, name, settings=self.settings.ingest)
 
+    async def close_loop_pools(self) -> None:
+        """Close the connection pools the running event loop holds for the model gateway
+        (the shared LLM limiters, on PostgreSQL). Call before the loop ends: one left open
+        can keep ``asyncio.run`` from returning (``llm.shared_limiter``)."""
+        if "gateway" in self.__dict__ and self.settings.on_postgres:
+            from papermind.llm.shared_limiter import close_shared_limiters
+
+            await close_shared_limiters()
+
     def close(self) -> None:
         """Close the database and forget everything built; later use builds afresh."""
         db = self.__dict__.get("db")
