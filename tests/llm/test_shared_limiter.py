@@ -123,8 +123,8 @@ def test_a_dead_process_releases_its_slots(pg_url: str) -> None:
 
 def test_the_loop_ends_when_a_cancelled_call_left_its_pool_reconnecting(pg_url: str) -> None:
     """psycopg_pool's worker swallows a cancellation that lands while it reconnects, so an
-    open pool kept ``asyncio.run`` from returning (a stopping worker hung for good); closing
-    the shared limiters' pools first lets the loop end."""
+    open pool kept ``asyncio.run`` from returning (a stopping worker hung for good);
+    ``run_loop`` closes the shared limiters' pools first and the loop ends."""
     env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}:{ROOT}"}
     done = subprocess.run([sys.executable, "-m", "tests.support.limiter_cancel", pg_url],
                           env=env, capture_output=True, text=True, timeout=30)

@@ -1,13 +1,15 @@
 """A shared-limiter call cancelled twice (the second time while its slot is being unlocked,
-as a stopping worker does), then the event loop ends: ``python -m tests.support.limiter_cancel
-PG_URL``. Prints ``exited`` once ``asyncio.run`` has returned."""
+as a stopping worker does), then the event loop ends (``services.loops.run_loop``, as every
+CLI command's): ``python -m tests.support.limiter_cancel PG_URL``. Prints ``exited`` once the
+loop has ended."""
 
 from __future__ import annotations
 
 import asyncio
 import sys
 
-from papermind.llm.shared_limiter import SharedLimiter, close_shared_limiters
+from papermind.llm.shared_limiter import SharedLimiter
+from papermind.services.loops import run_loop
 
 
 async def main(url: str) -> None:
@@ -23,9 +25,8 @@ async def main(url: str) -> None:
         await asyncio.sleep(0)
     task.cancel()  # again, mid-unlock: the connection is closed and the pool reconnects
     await asyncio.gather(task, return_exceptions=True)
-    await close_shared_limiters()
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1]))
+    run_loop(main(sys.argv[1]))  # asyncio.run here never returned
     print("exited")

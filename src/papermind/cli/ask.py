@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -14,6 +13,7 @@ from rich.markup import escape
 from papermind.cli.context import container, state, wants_json
 from papermind.cli.filters import CollectionFilter, TagFilter, selected_papers
 from papermind.cli.options import Lang
+from papermind.services.loops import run_loop
 
 if TYPE_CHECKING:  # the workflow stack is imported when the command runs, not for --help
     from papermind.domain.answer import QAReport
@@ -42,7 +42,7 @@ def ask(
 
     cli = state(ctx)
     with cli.err.status("[cyan]starting...[/]") as status:
-        run = asyncio.run(ask_question(
+        run = run_loop(ask_question(
             container(ctx), question, deep=deep, out_dir=out,
             paper_ids=selected_papers(ctx, paper, tag, collection) or (),
             progress=_progress(cli.err, status.update), language=lang))

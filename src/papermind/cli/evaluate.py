@@ -8,7 +8,6 @@ Exit code 8: a headline metric fell more than five points against the last store
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -17,6 +16,7 @@ import typer
 
 from papermind.cli.context import container, state, wants_json
 from papermind.cli.options import JsonFlag
+from papermind.services.loops import run_loop
 
 if TYPE_CHECKING:  # the workflow stack loads when a command runs, not for --help
     from papermind.services.eval_jobs import EvalItem, EvalRequest
@@ -125,8 +125,8 @@ def _run(ctx: typer.Context, request: EvalRequest, limit: int | None, budget: in
         cli.err.print(f"estimate: {plan(box, request, limit=limit).text()}", highlight=False)
         if estimate_only:
             return
-    outcome = asyncio.run(evaluate(box, request, limit=limit, budget_tokens=budget,
-                                   resume=resume, on_item=_progress(cli.err.print)))
+    outcome = run_loop(evaluate(box, request, limit=limit, budget_tokens=budget,
+                                resume=resume, on_item=_progress(cli.err.print)))
     if wants_json(ctx, as_json):
         cli.emit_json({"id": outcome.run.id, "status": outcome.run.status,
                        "summary": outcome.run.summary, "flags": outcome.flags,

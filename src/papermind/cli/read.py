@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import uuid
 from typing import TYPE_CHECKING, Annotated
 
@@ -14,6 +13,7 @@ from rich.status import Status
 from papermind.cli.context import container, state, wants_json
 from papermind.cli.options import Lang, OutDir, PaperToAdd, ReportJsonFlag
 from papermind.errors import BudgetExceededError, ProviderError
+from papermind.services.loops import run_loop
 
 if TYPE_CHECKING:  # the workflow stack is imported when the command runs, not for --help
     from papermind.domain.reading import ReadingReport
@@ -39,8 +39,8 @@ def read(
     job_id = job or uuid.uuid4().hex
     try:
         with cli.err.status("starting deep reading...") as status:
-            run = asyncio.run(read_paper(container(ctx), paper, job_id=job_id, out_dir=out,
-                                         progress=_progress(cli.err, status), language=lang))
+            run = run_loop(read_paper(container(ctx), paper, job_id=job_id, out_dir=out,
+                                      progress=_progress(cli.err, status), language=lang))
     except (ProviderError, BudgetExceededError):
         cli.err.print(f"job {job_id} stopped; completed steps are saved. Resume with: "
                       f"papermind read {paper} --job {job_id}", highlight=False)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -11,6 +10,7 @@ from rich.console import Console
 
 from papermind.cli.context import container, state, wants_json
 from papermind.cli.options import Lang, OutDir, PaperToAdd, ReportJsonFlag
+from papermind.services.loops import run_loop
 
 if TYPE_CHECKING:  # the workflow stack is imported when the command runs, not for --help
     from papermind.domain.review import ReviewReport
@@ -45,9 +45,9 @@ def review(
     cli = state(ctx)
     panel: Reviewers = "full" if reviewers == "full" else "minimal"
     with cli.err.status("starting the review panel..."):
-        run = asyncio.run(review_paper(container(ctx), paper, reviewers=panel, out_dir=out,
-                                       progress=_progress(cli.err), signoff=signoff or None,
-                                       language=lang))
+        run = run_loop(review_paper(container(ctx), paper, reviewers=panel, out_dir=out,
+                                    progress=_progress(cli.err), signoff=signoff or None,
+                                    language=lang))
     if run.status == "interrupted":
         run = _sign_off(ctx, run, panel, out, lang)
     for path in run.files:
@@ -67,10 +67,10 @@ def _sign_off(ctx: typer.Context, run: ReviewRun, panel: Reviewers, out: Path | 
 
     approved = typer.confirm("Sign off this pre-review report?", default=True, err=True)
     note = typer.prompt("Note (optional)", default="", show_default=False, err=True)
-    return asyncio.run(review_paper(container(ctx), run.report.paper_id, reviewers=panel,
-                                    job_id=run.job_id, out_dir=out, signoff=True,
-                                    resume={"approved": approved, "note": note},
-                                    progress=_progress(cli.err), language=lang))
+    return run_loop(review_paper(container(ctx), run.report.paper_id, reviewers=panel,
+                                 job_id=run.job_id, out_dir=out, signoff=True,
+                                 resume={"approved": approved, "note": note},
+                                 progress=_progress(cli.err), language=lang))
 
 
 def _progress(err: Console) -> ProgressCallback:

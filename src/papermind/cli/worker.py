@@ -20,10 +20,10 @@ def worker(
     same model endpoints. Ctrl-C / SIGTERM: no new jobs; running ones get
     jobs.shutdown_timeout seconds to finish, then go back on the queue; a worker that dies
     has its jobs resumed by another from their last checkpoint."""
-    import asyncio
 
     from papermind.errors import ConfigError
     from papermind.services.logs import configure_json_logging
+    from papermind.services.loops import run_loop
     from papermind.services.worker import WorkerOptions, run_worker, warm_up
 
     settings = state(ctx).settings
@@ -41,12 +41,9 @@ def worker(
     service = box.job_service(enqueue_only=False)
 
     async def work() -> None:
-        try:
-            await warm_up(box)
-            await run_worker(service, box.storage_url, options, reports=box.report_dir)
-        finally:
-            await box.close_loop_pools()
-    asyncio.run(work())
+        await warm_up(box)
+        await run_worker(service, box.storage_url, options, reports=box.report_dir)
+    run_loop(work())
 
 
 def dump_stacks_on_signals() -> None:

@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 from papermind.domain import SearchHit
 from papermind.library.rerank import reorder
 from papermind.llm import PromptTemplate, fence_untrusted
+from papermind.services.loops import run_loop
 
 PROMPT = PromptTemplate.load(Path(__file__).parent / "prompts" / "rerank.md",
                              {"query", "passages"})
@@ -64,6 +65,6 @@ class LLMReranker:
         try:
             asyncio.get_running_loop()
         except RuntimeError:
-            return asyncio.run(self.arerank(query, hits, k))
+            return run_loop(self.arerank(query, hits, k))
         with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-            return pool.submit(asyncio.run, self.arerank(query, hits, k)).result()
+            return pool.submit(run_loop, self.arerank(query, hits, k)).result()

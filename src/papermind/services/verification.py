@@ -3,7 +3,6 @@ use cases."""
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -14,6 +13,7 @@ from papermind.grounding import GroundingEngine, parse_cited
 from papermind.llm import Gateway
 from papermind.reports import evidence_json, support_json
 from papermind.services.library import LibraryService
+from papermind.services.loops import run_loop
 from papermind.workflows.support_judge import SupportItem, judge_support
 
 
@@ -73,7 +73,7 @@ def verify(paper: Paper, claim: str, *, lines: str = "", quote: str = "",
     code = evidence.support
     if gateway is None:
         return VerifyResult(paper, evidence, code, covered_lines(paper, evidence))
-    judged = asyncio.run(judge_support(gateway, [SupportItem(claim, (evidence,))], node="verify"))
+    judged = run_loop(judge_support(gateway, [SupportItem(claim, (evidence,))], node="verify"))
     evidence = judged.items[0].evidence[0]
     return VerifyResult(paper, evidence, code, covered_lines(paper, evidence), True,
                         list(judged.notes))

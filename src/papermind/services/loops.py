@@ -1,0 +1,23 @@
+"""A coroutine run in a new event loop that ends cleanly (CLI commands, sync wrappers)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def run_loop(work: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(work)``, closing the loop's shared LLM limiter pools before it ends: one
+    left reconnecting kept ``asyncio.run`` from ever returning (``llm.shared_limiter``)."""
+    from papermind.llm.shared_limiter import close_shared_limiters
+
+    async def main() -> T:
+        try:
+            return await work
+        finally:
+            await close_shared_limiters()
+
+    return asyncio.run(main())
