@@ -138,8 +138,8 @@ class SearchIndex:
         self.store.remove_paper(paper_id)
 
     def catch_up(self, threads: int = 1) -> None:
-        """Bring the library-wide indexes (BM25, and HNSW when there is an embedder) in
-        step with the stored chunks now, the HNSW build on ``threads``, and the per-paper
+        """Bring the library-wide indexes (BM25, and HNSW when there is an embedder) up to
+        date with the stored chunks now, the HNSW build on ``threads``, and the per-paper
         dense counts that `list` shows: a bulk add ends with this, so its first search does
         not build them (on 243k chunks, 30 s for BM25 and 100 s for HNSW on one thread)."""
         self.fulltext.catch_up()

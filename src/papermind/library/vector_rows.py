@@ -71,7 +71,8 @@ class Rows:
 
 
 def exact(rows: Rows, query: np.ndarray, k: int,
-           keep: np.ndarray | None) -> list[tuple[int, float]]:
+          keep: np.ndarray | None) -> list[tuple[int, float]]:
+    """The top ``k`` (row id, cosine) of ``rows`` (``keep``: those that may be returned)."""
     scores = rows.matrix @ np.asarray(query, dtype=np.float32)
     if keep is not None:
         scores = np.where(keep, scores, -np.inf)

@@ -76,8 +76,8 @@ class VectorIndex:
     def search(self, query: np.ndarray, k: int, filters: SearchFilters = NO_FILTERS, *,
                harder: bool = False) -> list[tuple[int, float]]:
         """Top ``k`` (row, cosine) among the chunks that pass ``filters`` (``harder``: the
-        HNSW index looks wider). Library-wide with the HNSW index in step with the change
-        log, no vector is loaded: a new process answers from the memory-mapped file."""
+        HNSW index looks wider). Library-wide with the HNSW index, no vector but the changed
+        papers' (the delta) is loaded: a new process answers from the memory-mapped file."""
         if k <= 0:
             return []
         with self._lock:  # the HNSW index is searched under the lock: a sync mutates it
@@ -91,12 +91,12 @@ class VectorIndex:
             if filters.paper_ids:
                 papers = self._refresh(filters.paper_ids)
                 rows = Rows.concat([papers[p] for p in dict.fromkeys(filters.paper_ids)
-                                     if p in papers], self.dim)
+                                    if p in papers], self.dim)
             else:
                 rows = self._every_row()
                 papers = self._papers or {}
             dropped = Rows.concat([papers[p] for p in filters.exclude_papers if p in papers],
-                                   self.dim).rows if filters.exclude_papers else None
+                                  self.dim).rows if filters.exclude_papers else None
         if rows.rows.size == 0:
             return []
         return exact(rows, query, k, rows.mask(filters, dropped))
@@ -147,13 +147,14 @@ class VectorIndex:
                       filters: SearchFilters, harder: bool) -> list[tuple[int, float]] | None:
         """HNSW candidates that pass the filters (checked in SQL on the candidates' chunk
         rows), looking ``WIDEN`` times further when too few pass (a section filter keeps one
-        chunk in eight); None when still fewer than ``k`` pass (search exactly instead)."""
+        chunk in eight), merged with an exact search over the delta; None when still fewer
+        than ``k`` pass (search exactly instead)."""
         delta = self._delta[1] if self._delta is not None else {}
         checked = replace(filters, exclude_papers=(*filters.exclude_papers, *delta)) \
             if delta else filters  # the changed papers' keys in the index are stale
         excluded = set(filters.exclude_papers)
         changed = Rows.concat([rows for paper, rows in delta.items() if paper not in excluded],
-                               self.dim)
+                              self.dim)
         extra = exact(changed, query, k, changed.mask(filters)) if changed.rows.size else []
         where, params = checked.sql()
         for want in (max(4 * k, 64), max(4 * k, 64) * WIDEN):
@@ -173,8 +174,8 @@ class VectorIndex:
     def _ann_in_step(self, threads: int = 1) -> UsearchAnn | None:
         """The HNSW index over every embedded chunk, brought in step with the change log
         (opened from its file, updated or built on ``threads``), or None (off, or under
-        ``ann_min_rows``). One in step is used without reading any vector; one behind is
-        updated from the changed papers' rows alone."""
+        ``ann_min_rows``). The papers changed since its generation are read into the delta;
+        only a delta past the ``DELTA_*`` bounds is folded in and the file saved."""
         if self.ann_min_rows is None:
             return None
         if self._ann is None:
