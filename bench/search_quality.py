@@ -11,7 +11,9 @@ paper; a hit is a chunk that contains the answer. PubMedQA: the 500 abstracts of
 pqal_dev.json are the documents; queries are the questions and, separately, the conclusions
 (LONG_ANSWER, not part of the indexed abstract); a hit is a chunk of the gold abstract.
 Reports R@1, R@5 and MRR@10 for bm25, dense and hybrid (and reranked, when an LLM endpoint
-is configured). Embeddings are cached in /tmp/papermind-bench (delete it for a cold run).
+is configured), and R@1.1k: the gold among the hits that fit in the first 1,100 tokens of the
+ranking (5 chunks of the default budget), so that chunk sizes compare at equal text: with
+larger chunks the top 5 holds more of the paper and R@5 rises by that alone. Embeddings are cached in /tmp/papermind-bench (delete it for a cold run).
 
 ``--storage postgresql://...`` indexes into that PostgreSQL database instead (the storage
 backend of ``storage.url``; its search tables are replaced), after copying the embeddings
@@ -39,6 +41,7 @@ from qasper_gold import Gold, norm, qasper_gold  # noqa: E402
 from papermind.config import load_settings  # noqa: E402
 from papermind.db import Database, SqlDatabase, open_database  # noqa: E402
 from papermind.domain import Line, Page, Paper, Paragraph, Section, SectionKind, Segment  # noqa: E402
+from papermind.library.chunking import count_tokens  # noqa: E402
 from papermind.library.fusion import FUSIONS  # noqa: E402
 from papermind.library.rerank import Reranker  # noqa: E402
 from papermind.library.search import SearchIndex, SearchOptions  # noqa: E402
@@ -49,6 +52,8 @@ DATA = Path(os.environ.get("PAPERMIND_SHARED_DATA", ROOT.parent / "shared" / "da
 """The shared data folder (set PAPERMIND_SHARED_DATA when this checkout has no ../shared)."""
 CACHE = Path("/tmp/papermind-bench")
 MODES = ("bm25", "dense", "hybrid")
+TEXT_BUDGET = 1100
+"""R@1.1k's tokens: five chunks of the default 220-token budget."""
 RERANKER: Reranker | None = None
 _KIND_WORDS: list[tuple[str, SectionKind]] = [
     ("abstract", "abstract"), ("introduction", "introduction"), ("related", "related_work"),
@@ -134,13 +139,20 @@ def pubmedqa(limit: int = 0) -> tuple[list[Paper], dict[str, list[tuple[str, str
     return papers, {"question": questions, "conclusion": claims}
 
 
-def rank_of(hits: list, is_gold: Callable[[str, str], bool], by_paper: bool) -> int | None:
+def rank_of(hits: list, is_gold: Callable[[str, str], bool], by_paper: bool,
+            budget: int | None = None) -> int | None:
+    """The gold's rank among distinct chunks (papers when ``by_paper``); with ``budget``,
+    None when the hits up to and including it hold more than ``budget`` tokens."""
     seen: list[str] = []
+    used = 0
     for hit in hits:
         key = hit.paper_id if by_paper else hit.chunk_id
         if key in seen:
             continue
         seen.append(key)
+        used += count_tokens(hit.text)
+        if budget is not None and used > budget:
+            return None
         if is_gold(hit.text, hit.paper_id):
             return len(seen)
     return None
@@ -149,7 +161,7 @@ def rank_of(hits: list, is_gold: Callable[[str, str], bool], by_paper: bool) -> 
 def evaluate(index: SearchIndex, queries: list, within: bool, modes: Sequence[str]) -> dict:
     results: dict[str, dict[str, float]] = {}
     for mode in modes:
-        ranks, started = [], time.perf_counter()
+        ranks, in_budget, started = [], [], time.perf_counter()
         searcher = index
         if mode == "reranked":  # hybrid, then the LLM reranker over the top 20
             searcher = SearchIndex(index.db, index.embedder, options=index.options,
@@ -162,11 +174,13 @@ def evaluate(index: SearchIndex, queries: list, within: bool, modes: Sequence[st
                                    k=10 if within else 30,
                                    paper_ids=[paper_id] if within else None)
             ranks.append(rank_of(hits, is_gold, by_paper=not within))
+            in_budget.append(rank_of(hits, is_gold, not within, TEXT_BUDGET) is not None)
         n = len(ranks)
         results[mode] = {
             "R@1": sum(r == 1 for r in ranks) / n, "R@5": sum(r is not None and r <= 5
                                                               for r in ranks) / n,
             "MRR": sum(1 / r for r in ranks if r is not None and r <= 10) / n,
+            "R@1.1k": sum(in_budget) / n,
             "ms/query": 1000 * (time.perf_counter() - started) / n,
             "top5": [r is not None and r <= 5 for r in ranks]}  # type: ignore[dict-item]
     return results
@@ -263,11 +277,12 @@ def use_lexical(index: SearchIndex, name: str) -> str:
 def table(title: str, results: dict, extra: str = "") -> str:
     """The metrics, R@5's 95% Wilson interval, and paired top-5 differences of hybrid."""
     rows = [f"### {title}{extra}", "",
-            "| mode | R@1 | R@5 | R@5 95% CI | MRR@10 | ms/query |", "|---|---|---|---|---|---|"]
+            "| mode | R@1 | R@5 | R@5 95% CI | MRR@10 | R@1.1k | ms/query |",
+            "|---|---|---|---|---|---|---|"]
     for m, r in results.items():
         low, high = wilson(sum(r["top5"]), len(r["top5"]))
         rows.append(f"| {m} | {r['R@1']:.3f} | {r['R@5']:.3f} | {low:.2f}-{high:.2f} | "
-                    f"{r['MRR']:.3f} | {r['ms/query']:.1f} |")
+                    f"{r['MRR']:.3f} | {r['R@1.1k']:.3f} | {r['ms/query']:.1f} |")
     hybrid = results["hybrid"]["top5"]
     pairs = [f"{other}: +{sum(h and not o for h, o in zip(hybrid, r['top5'], strict=True))}"
              f" / -{sum(o and not h for h, o in zip(hybrid, r['top5'], strict=True))}"
