@@ -16,8 +16,11 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import sys
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.shared_papers import parsed_pdfs, pdfs_dir
 

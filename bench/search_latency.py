@@ -39,7 +39,8 @@ from latency_library import ClusteredEmbedder, prepare, questions, revector, sen
 
 from papermind.library.search import SearchIndex  # noqa: E402
 from papermind.library.tantivy_index import TantivyFullText  # noqa: E402
-from papermind.library.vectors import VectorIndex, _exact  # noqa: E402
+from papermind.library.vector_rows import exact  # noqa: E402
+from papermind.library.vectors import VectorIndex  # noqa: E402
 
 
 def timed(index: SearchIndex, queries: list[str], mode: str,
@@ -111,8 +112,8 @@ def recall_at_10(index: SearchIndex, probes: int = 100) -> str:
     for _ in range(probes):
         q = embedder.embed_query("")
         ann = {r for r, _ in vectors.search(q, 10)}
-        exact = {r for r, _ in _exact(rows, q, 10, None)}
-        found.append(len(ann & exact) / 10)
+        truth = {r for r, _ in exact(rows, q, 10, None)}
+        found.append(len(ann & truth) / 10)
     return f"HNSW recall@10 vs exact: {statistics.mean(found):.3f} ({probes} clustered probes)"
 
 
