@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT / "bench")]
 
 from ann_scale import clustered  # noqa: E402
-from search_latency import PER_PAPER, SECTIONS, questions, sentences  # noqa: E402
+from latency_library import PER_PAPER, SECTIONS, questions, sentences  # noqa: E402
 
 from papermind.db import Database, SqlDatabase, open_database  # noqa: E402
 from papermind.library.chunk_store import WORD  # noqa: E402
@@ -55,6 +55,8 @@ from papermind.library.vectors import VectorIndex  # noqa: E402
 
 DIM = 384
 MODEL = "clustered-384"
+NARROW_YEAR = 2003
+"""Papers' years cycle through 2000-2024: one year is 4% of the chunks."""
 
 
 class ScriptedEmbedder:
@@ -163,14 +165,15 @@ def server_cpu(pids: list[int]) -> float:
     return total
 
 
-def measure(index: SearchIndex, queries: list[str], pids: list[int]) -> dict[str, str]:
+def measure(index: SearchIndex, queries: list[str], pids: list[int],
+            **filters: object) -> dict[str, str]:
     out = {}
     for mode in ("bm25", "dense", "hybrid"):
         wall, cpu = [], []
         server = server_cpu(pids)
         for q in queries:
             t, c = time.perf_counter(), time.process_time()
-            index.search(q, mode=mode, k=10)  # type: ignore[arg-type]
+            index.search(q, mode=mode, k=10, **filters)  # type: ignore[arg-type]
             wall.append(1000 * (time.perf_counter() - t))
             cpu.append(1000 * (time.process_time() - c))
         server_ms = 1000 * (server_cpu(pids) - server) / len(queries)
@@ -260,10 +263,28 @@ def pg_rows(index: SearchIndex, queries: list[str], probes: dict[str, np.ndarray
         lines.append(f"| postgres ({layout}) | {loaded:.0f} | {built:.0f} | {timing['bm25']} |"
                      f" {timing['dense']} | {timing['hybrid']} | {found:.3f} |")
         print(lines[-1], file=sys.stderr, flush=True)
+    lines += narrow(index, queries, pids)
     lines.append("")
     lines.append(f"BM25 top-10 overlap with exact BM25 over every query lexeme (first 30 queries):"
                  f" {agreement(index, queries[:30])}; rewriting one paper's postings (50 chunks):"
                  f" {rewrite_ms(index.db):.0f} ms.")
+    return lines
+
+
+def narrow(index: SearchIndex, queries: list[str], pids: list[int]) -> list[str]:
+    """A narrow filter (one publication year: 4% of the chunks), with FILTER_MIGRATION's
+    indexes and then without them (dropped: the database is this run's own)."""
+    lines = []
+    for label in ("with the filter indexes", "without them (before)"):
+        if label.startswith("without"):
+            index.db.execute("DROP INDEX search_chunks_section")
+            index.db.execute("DROP INDEX search_chunks_year")
+            index.db.execute("ANALYZE search_chunks")
+        index.fulltext.use_postings = True  # type: ignore[attr-defined]
+        timing = measure(index, queries, pids, year_min=NARROW_YEAR, year_max=NARROW_YEAR)
+        lines.append(f"| postgres, year {NARROW_YEAR} only (4% of chunks), {label} | - | - |"
+                     f" {timing['bm25']} | {timing['dense']} | {timing['hybrid']} | - |")
+        print(lines[-1], file=sys.stderr, flush=True)
     return lines
 
 
