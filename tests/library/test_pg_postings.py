@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from papermind.db import open_database
-from papermind.library import pg_postings
+from papermind.library import pg_postings, pg_search
 from papermind.library.pg_search import PG_MIGRATIONS, PgChunkStore, term_frequencies
 from papermind.library.search import SearchIndex
 from tests.library.search_fixtures import make_paper
@@ -84,10 +84,35 @@ def test_filtered_search_falls_back_to_the_scan_when_the_cut_lost_rows(pg, monke
     exact = [h.chunk_id for h in index.search("offensive tweets", mode="bm25", k=3,
                                                year_min=2004)]
     index.fulltext.use_postings = True
+    monkeypatch.setattr(pg_search, "SCAN_ROWS", 0)  # the postings' candidates, however few pass
     monkeypatch.setattr(pg_postings, "MIN_DEPTH", 1)
     index.fulltext.postings_budget = 1
     hits = index.search("offensive tweets", mode="bm25", k=3, year_min=2004)
     assert len(exact) == 3 and [h.chunk_id for h in hits] == exact
+
+
+def test_a_filter_checked_on_the_best_candidates_first_ranks_as_the_exact_scan(pg, monkeypatch):
+    """Wide (two papers excluded) and narrower (one year in five) filters, over the postings'
+    candidates: the filter checked on a head of all of them (it fills the pool) or of none
+    (every candidate is checked) gives the exact scan's ranking; a narrow filter's own path
+    (exact over the rows it passes) does too."""
+    index = SearchIndex(pg, None)
+    for n in range(40):
+        index.index_paper(paper(n))
+    for filters in ({"exclude_papers": [paper(0).id, paper(5).id]}, {"year_min": 2004}):
+        index.fulltext.use_postings = False
+        exact = [(h.chunk_id, round(h.score, 6))
+                 for h in index.search("sparse dense retrieval graph", mode="bm25", k=8,
+                                       **filters)]
+        index.fulltext.use_postings = True
+        assert len(exact) == 8
+        for scan_rows, share in ((0, 1000), (0, 0), (10_000, 0)):
+            monkeypatch.setattr(pg_search, "SCAN_ROWS", scan_rows)
+            monkeypatch.setattr(pg_postings, "HEAD_SHARE", share)
+            got = [(h.chunk_id, round(h.score, 6))
+                   for h in index.search("sparse dense retrieval graph", mode="bm25", k=8,
+                                         **filters)]
+            assert got == exact, (filters, scan_rows, share)
 
 
 def test_migration_backfills_postings_of_stored_chunks(pg):

@@ -87,24 +87,45 @@ def depths(frequencies: dict[str, int], budget: int) -> dict[str, int]:
     return out
 
 
+HEAD_SHARE = 8
+"""A filter is checked on the best ``HEAD_SHARE`` x pool candidates first."""
+
+
 def ranked(lexemes: dict[str, float], depth: dict[str, int], group: str, average: float,
-           k: int, *, where: str = "", params: Sequence[object] = (),
-           rescore: int | None = None) -> tuple[str, list[object]]:
+           k: int, *, where: str = "", params: Sequence[object] = ()) -> tuple[str, list[object]]:
     """SQL and parameters of the top ``k`` (row, BM25) for ``lexemes`` (lexeme -> idf) in
-    ``group``, reading ``depth[lexeme]`` postings of each; ``where`` (over ``c``,
-    search_chunks) filters the candidates before the exact rescoring when given."""
+    ``group``, reading ``depth[lexeme]`` postings of each; the best ``pool`` of them by
+    partial score are scored exactly.
+
+    ``where`` (over ``c``, search_chunks) filters the candidates before the pool is taken.
+    Checking a candidate costs a chunk-row lookup, and there are up to the postings budget of
+    them, so the filter is checked on the best ``HEAD_SHARE`` x pool first; only when fewer
+    than the pool pass there (a narrow filter) is it checked on every one. A wide filter
+    (older versions excluded, most years) gets the same pool either way."""
+    pool = max(RESCORE, 10 * k)
     partial = _BM25.format(tf="p.tf::float8", len="p.len")
     exact = _BM25.format(tf="t.tf", len="top.body_len")
-    best = ("SELECT c.id FROM hits JOIN search_chunks AS c ON c.id = hits.chunk"
-            f" WHERE {where} ORDER BY hits.partial DESC, c.id LIMIT ?") if where else (
-            "SELECT hits.chunk AS id FROM hits ORDER BY hits.partial DESC, hits.chunk LIMIT ?")
+    if where:
+        def passing(candidates: str, gate: str = "") -> str:
+            return (f"SELECT c.id FROM {candidates} JOIN search_chunks AS c ON c.id ="
+                    f" hits.chunk WHERE {gate}{where} ORDER BY hits.partial DESC, c.id"
+                    f" LIMIT {pool}")
+
+        head = (f"(SELECT chunk, partial FROM hits ORDER BY partial DESC, chunk"
+                f" LIMIT {HEAD_SHARE * pool}) AS hits")
+        best = (f" head AS ({passing(head)}), best AS ((SELECT id FROM head) UNION"
+                f" ({passing('hits', f'(SELECT COUNT(*) FROM head) < {pool} AND ')})),")
+        params = [*params, *params]
+    else:
+        best = (" best AS (SELECT hits.chunk AS id FROM hits ORDER BY hits.partial DESC,"
+                f" hits.chunk LIMIT {pool}),")
     sql = (
         "WITH q AS (SELECT * FROM unnest(?::text[], ?::float8[], ?::int[])"
         " AS q(lexeme, idf, depth)),"
         f" hits AS (SELECT p.chunk, SUM(q.idf * {partial}) AS partial"
         " FROM q CROSS JOIN LATERAL (SELECT chunk, tf, len FROM search_postings AS p"
         " WHERE p.grp = ? AND p.lexeme = q.lexeme ORDER BY p.impact DESC LIMIT q.depth) AS p"
-        f" GROUP BY p.chunk), best AS ({best}),"
+        f" GROUP BY p.chunk),{best}"
         " top AS (SELECT c.id, c.body_tf, c.body_len FROM best"
         " JOIN search_chunks AS c ON c.id = best.id)"
         f" SELECT top.id, SUM(t.idf * {exact}) AS score FROM top CROSS JOIN LATERAL"
@@ -112,7 +133,7 @@ def ranked(lexemes: dict[str, float], depth: dict[str, int], group: str, average
         " WHERE t.tf IS NOT NULL GROUP BY top.id ORDER BY score DESC, top.id LIMIT ?")
     args: list[object] = [list(lexemes), list(lexemes.values()),
                           [depth[name] for name in lexemes], average, group, *params,
-                          max(RESCORE if rescore is None else rescore, 10 * k), average, k]
+                          average, k]
     return sql, args
 
 
