@@ -142,7 +142,8 @@ def pubmedqa(limit: int = 0) -> tuple[list[Paper], dict[str, list[tuple[str, str
 def rank_of(hits: list, is_gold: Callable[[str, str], bool], by_paper: bool,
             budget: int | None = None) -> int | None:
     """The gold's rank among distinct chunks (papers when ``by_paper``); with ``budget``,
-    None when the hits up to and including it hold more than ``budget`` tokens."""
+    None when the hits up to and including it hold more than ``budget`` tokens (by paper:
+    each paper's first hit counted)."""
     seen: list[str] = []
     used = 0
     for hit in hits:

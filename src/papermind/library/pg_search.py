@@ -104,7 +104,7 @@ PG_MIGRATIONS = [
 ]
 SCAN_ROWS = 10_000
 """A filter passing at most this many chunks gets exact BM25 over them (the scan): at 100k
-chunks, one year's 4,000 took 23.5 ms p50 against 73.9 for checking the ~18,000 candidates
+chunks, one year's 4,000 took 21.9 ms p50 against 83.9 for checking the ~18,000 candidates
 (bench/results/pg_scale.md)."""
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 _GROUPS = {"content": ("content", "equation", "caption"), "reference": ("reference",)}
