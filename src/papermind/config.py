@@ -138,6 +138,10 @@ class WorkflowSettings(BaseModel):
         default=None, description="paper tokens the reader sees; None = reader window minus room")
     reading_max_points: int = Field(
         default=4, description="points per part (method, derivation, results); 2 on small windows")
+    reading_mode: Literal["auto", "extractive", "model"] = Field(
+        default="auto", description="deep reading built from passages code selects and the model "
+        "explains ('extractive'), or the reader model's own analysis ('model'); 'auto': "
+        "extractive with the bundled model or a reader window of 8192 tokens or less")
     review_second_round_threshold: float = Field(
         default=2.0, description="score spread that triggers a second adversarial round")
     review_max_rounds: int = Field(default=2, description="adversarial rounds at most")

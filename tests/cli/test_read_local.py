@@ -2,8 +2,10 @@
 
 Takes minutes on a CPU, so it runs only when asked: PAPERMIND_LOCAL_E2E=1 (and the `local`
 extra installed). Weak answers are expected; what must hold
-is that the run completes, writes all three formats, and every evidence item is either
-anchored to lines that contain its text or marked unverified.
+is that the run completes, writes all three formats, every evidence item is either
+anchored to lines that contain its text or marked unverified, every verified point's text is
+in its anchored lines (support by code alone: the bundled model is not a judge), and no
+sentence is repeated three times.
 """
 
 from __future__ import annotations
@@ -37,3 +39,13 @@ def test_read_example_paper_with_the_bundled_model(cli: CliRunner, home: Path,
     assert report["demo_quality"] is True
     assert "demo quality: bundled local model" in (out / "report.md").read_text()
     assert_evidence_anchored(report, home)
+    points = report["points"]
+    assert points and all(p["source"] == "extracted" for p in points)
+    for p in points:
+        if p["status"] == "verified":
+            assert p["verdict_by"] == "code"
+            lines = " ".join(" ".join(e["text"].split()) for e in p["evidence"])
+            assert " ".join(p["text"].split())[:60] in lines
+        for sentence in {s for s in p["explanation"].split(". ") if s}:
+            assert p["explanation"].count(sentence) < 3
+    assert all(q["anchors"] for q in report["questions"])

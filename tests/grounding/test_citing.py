@@ -56,10 +56,13 @@ def test_a_quote_found_elsewhere_moves_the_anchor_with_a_note() -> None:
     assert e.cited == "1:1" and "the anchor moved there" in e.notes[-1]
 
 
-def test_a_quote_found_nowhere_keeps_the_cited_lines_with_a_note() -> None:
+def test_a_fabricated_quote_with_valid_ids_is_not_found() -> None:
     e = ENGINE.cite(PAPER, "1:2", quote="a sentence the paper never wrote anywhere at all")
-    assert e.anchor is not None and (e.anchor.line_start, e.anchor.line_end) == (2, 2)
-    assert "not found at or near the cited lines" in e.notes[-1]
+    assert not e.found and e.anchor is None and e.matched_text == ""
+    assert e.cited == "1:2" and "the quote is not in the paper" in e.reasons[0]
+    title = ENGINE.cite(PAPER, "1:1", quote="The method uses a greedy algorithm to select "
+                        "passages", claim="The method uses a greedy algorithm.")
+    assert not title.found and not title.verified
 
 
 def test_a_claim_runs_the_code_support_checks() -> None:

@@ -116,9 +116,10 @@ def checker_answer(credibility: str = "high", *, unsupported: tuple[str, ...] = 
 
 
 def questions_answer(*builds_on: list[str]) -> dict[str, Any]:
-    return {"questions": [{"question": f"Question {n} about {', '.join(ids)}?",
+    return {"questions": [{"question": f"Why is it that the "
+                           f"{' and the '.join(POINT_CLAIMS.get(i, i) for i in ids)}?",
                            "builds_on": ids, "why": "to think"}
-                          for n, ids in enumerate(builds_on, start=1)]}
+                          for ids in builds_on]}
 
 
 ContextFactory = Callable[..., tuple[ReadingContext, FakeGateway]]

@@ -78,16 +78,19 @@ def _print_summary(console: Console, run: ReadingRun) -> None:
     for p in r.points:
         color = "green" if p.verified else "red" if p.verdict in (
             "not_found", "contradicted") else "yellow"
-        console.print(f"{p.id} [{color}]{escape(point_status(p))}[/] {escape(p.text)}",
+        text = f'"{p.text}"' if p.source == "extracted" else p.text
+        console.print(f"{p.id} [{color}]{escape(point_status(p))}[/] {escape(text)}",
                       highlight=False)
+        if p.explanation:
+            console.print(f"    in plain words: {escape(p.explanation)}", highlight=False)
         for e in p.evidence:
-            line = reports.text(e, details=False)
-            quote = f' "{e.quote}"' if e.quote else ""
-            console.print(f"    {escape(line)}{escape(quote)}", highlight=False, style="dim")
+            console.print(f"    {escape(reports.text(e, details=False))}", highlight=False,
+                          style="dim")
     if r.questions:
         console.print("[bold]Questions[/]")
         for n, q in enumerate(r.questions, start=1):
-            console.print(f"{n}. {q.text} [dim](builds on {', '.join(q.builds_on)})[/]",
+            where = "; ".join([", ".join(q.builds_on), *(a.label() for a in q.anchors)])
+            console.print(f"{n}. {escape(q.text)} [dim](builds on {escape(where)})[/]",
                           highlight=False)
     console.print(f"job {run.job_id}; tokens {r.usage.tokens_in} in / {r.usage.tokens_out} out",
                   highlight=False)

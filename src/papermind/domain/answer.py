@@ -104,6 +104,8 @@ class AnswerSentence(Frozen):
     reason: str = Field(default="", description="why, in code's or the checker's words")
     verified: bool = Field(default=False,
                            description="a citation was found AND the sentence is supported")
+    composed: bool = Field(default=False, description="written by code to state a "
+                           "disagreement between its two citations (not a model's claim)")
 
 
 class Step(Frozen):

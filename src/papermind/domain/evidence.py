@@ -51,6 +51,10 @@ class Evidence(Frozen):
     reasons: list[str] = Field(default_factory=list, description="why not found, or not supported")
     notes: list[str] = Field(default_factory=list,
                              description="what code changed, e.g. 'quote found at p. 4; anchor moved'")
+    related: float | None = Field(
+        default=None, description="share of the claim's content words and numbers that code "
+        "found at or around the anchor (None: not measured); a judge's 'supported' counts "
+        "only above the floor")
 
     @property
     def found(self) -> bool:

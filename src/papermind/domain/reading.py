@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from papermind.domain.anchor import Anchor
 from papermind.domain.base import Frozen
 from papermind.domain.evidence import Evidence, VerificationSummary
 
@@ -14,6 +15,9 @@ Verdict = Literal["supported", "contradicted", "not_enough", "unchecked", "not_f
 """A point's support: the evidence verdicts combined; 'not_found' when no citation was found."""
 Credibility = Literal["high", "medium", "low"]
 ChangeKind = Literal["added", "removed", "revised"]
+PointSource = Literal["model", "extracted"]
+"""'model': the reader model wrote the point and cited lines; 'extracted': code selected
+the paper's own sentences (anchor found by construction) and the model only explains them."""
 
 
 class ReadingPoint(Frozen):
@@ -36,6 +40,10 @@ class ReadingPoint(Frozen):
     verdict_by: str = Field(default="", description="'code' or 'checker:<model>'")
     verified: bool = Field(
         default=False, description="a citation was found AND the point is supported by it")
+    source: PointSource = Field(default="model", description="who chose the point's text")
+    explanation: str = Field(default="", description="the model's plain-language explanation "
+                             "of the passage, kept only when code checks passed")
+    explanation_note: str = Field(default="", description="why an explanation was dropped")
 
     @property
     def found(self) -> bool:
@@ -47,8 +55,10 @@ class Question(Frozen):
     """A follow-up question built on verified points."""
 
     text: str
-    builds_on: list[str] = Field(default_factory=list, description="ids of verified points")
+    builds_on: list[str] = Field(default_factory=list, description="ids of verified points "
+                                 "or of sentences code found (L1: a limitation, assumption...)")
     why: str = Field(default="", description="what thinking the question pushes")
+    anchors: list[Anchor] = Field(default_factory=list, description="the lines it builds on")
 
 
 class DroppedQuestion(Frozen):
@@ -114,13 +124,16 @@ class ContextSection(Frozen):
     sentences_full: int = 0
     sentences_kept: int = 0
     omitted: bool = Field(default=False, description="left out entirely (e.g. references)")
+    passages: int = Field(default=0, description="passages taken from it (extractive reading)")
 
 
 class ContextInfo(Frozen):
     """What the reader saw: the full paper or an extractive condensation of it."""
 
     condensed: bool = False
-    method: Literal["full", "extractive"] = "full"
+    method: Literal["full", "extractive", "passages", "sections"] = Field(
+        default="full", description="full paper; condensed (extractive); passages code chose "
+        "from the whole paper; or read section by section and merged")
     budget_tokens: int = Field(default=0, description="tokens allowed for the paper text")
     paper_tokens: int = Field(default=0, description="tokens of the full paper text")
     context_tokens: int = Field(default=0, description="tokens of the text given to the reader")

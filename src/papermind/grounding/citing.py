@@ -9,8 +9,8 @@
   ``matched_text`` is their exact text, hyphenated line breaks joined;
 - a quote must lie in or next to the cited lines (``NEAR_LINES`` either side); next to them
   the anchor grows to cover it; found elsewhere in the paper the anchor moves there, with a
-  note; near them but worded differently, or found nowhere, the cited lines are kept, with a
-  note saying which.
+  note; near them but worded differently the cited lines are kept, with a note; found
+  nowhere, the evidence is not found (a fabricated quote is never rescued by its line ids).
 """
 
 from __future__ import annotations
@@ -116,10 +116,10 @@ class LineCiter:
         if elsewhere.anchor is not None and self._near(elsewhere.anchor, first, last):
             notes.append(f"the quote differs from the text at the cited lines ({cited}): "
                          + "; ".join(elsewhere.reasons) + "; the cited lines are kept")
-        else:
-            notes.append(f"the quote was not found at or near the cited lines ({cited}) "
-                         "nor elsewhere in the paper; the cited lines are kept")
-        return first, last
+            return first, last
+        return Evidence(quote=quote, reasons=[
+            f"the quote is not in the paper (not at or near the cited lines {cited}, nor "
+            "elsewhere)"])
 
     def _near(self, anchor: Anchor, first: int, last: int) -> bool:
         start = self.position.get((anchor.page, anchor.line_start), -1)

@@ -10,7 +10,19 @@ cannot tell that a claim is supported, only that it is not.
 from __future__ import annotations
 
 from papermind.domain import Evidence, Paper, Support
-from papermind.grounding.claims import check_claim
+from papermind.grounding.claims import check_claim, sentence_window
+from papermind.grounding.facts import facts_of
+from papermind.grounding.relatedness import relatedness
+
+
+def around_anchor(evidence: Evidence, paper: Paper) -> str:
+    """The sentences that hold the evidence, with one sentence either side."""
+    anchor = evidence.anchor
+    if anchor is None:
+        return ""
+    around = facts_of(paper).context(anchor.page, anchor.line_start,
+                                     anchor.page_end or anchor.page, anchor.line_end)
+    return sentence_window(around, evidence.matched_text)
 
 
 def check_support(evidence: Evidence, claim: str, paper: Paper) -> Evidence:
@@ -18,6 +30,8 @@ def check_support(evidence: Evidence, claim: str, paper: Paper) -> Evidence:
     evidence = evidence.model_copy(update={"claim": claim})
     if not claim.strip() or not evidence.found:
         return evidence  # unfound evidence says nothing either way; its reasons say why
+    evidence = evidence.model_copy(update={"related": relatedness(
+        claim, evidence.matched_text, around_anchor(evidence, paper)).share})
     failures = check_claim(claim, evidence, paper)
     if not failures:
         return evidence

@@ -37,7 +37,8 @@ def evidence_json(evidence: Evidence) -> dict[str, Any]:
     ``quote``, ``cited`` (line ids), ``claim``, ``found``, ``verified`` (found AND supported),
     ``status`` (the label every surface shows), ``anchor`` (null unless found), ``support``,
     ``text`` (the paper's exact text at the anchor), ``score``, ``method``, ``reasons`` (why
-    not found / not supported) and ``notes`` (what code changed, e.g. a moved anchor).
+    not found / not supported), ``notes`` (what code changed, e.g. a moved anchor) and
+    ``related`` (share of the claim code found at or around the anchor, or null).
     """
     return {
         "quote": evidence.quote, "cited": evidence.cited, "claim": evidence.claim,
@@ -46,7 +47,7 @@ def evidence_json(evidence: Evidence) -> dict[str, Any]:
         "anchor": anchor_json(evidence.anchor), "support": support_json(evidence.support),
         "text": evidence.matched_text, "score": round(evidence.score, 4),
         "method": evidence.method, "reasons": list(evidence.reasons),
-        "notes": list(evidence.notes),
+        "notes": list(evidence.notes), "related": evidence.related,
     }
 
 
@@ -160,4 +161,5 @@ def as_evidence(item: EvidenceLike, paper_id: str = "") -> Evidence:
         method=item.get("method", "none"),
         support=Support(verdict=support.get("verdict", "unchecked"), by=support.get("by", ""),
                         reason=support.get("reason", "")),
-        reasons=list(item.get("reasons", [])), notes=list(item.get("notes", [])))
+        reasons=list(item.get("reasons", [])), notes=list(item.get("notes", [])),
+        related=None if item.get("related") is None else float(item["related"]))

@@ -37,8 +37,14 @@ def where(item: EvidenceLike) -> str:
 
 
 def _details(evidence: Evidence) -> list[tuple[str, str]]:
-    rows = [("cited", evidence.cited), ("claim", evidence.claim), ("quote", evidence.quote),
-            ("text", evidence.matched_text)]
+    """Detail rows; the model's quote is labelled as the model's (never as the paper's text)
+    and left out when the paper's text at the anchor already shows it."""
+    quote = evidence.quote
+    if quote and evidence.found and " ".join(quote.split()) in " ".join(
+            evidence.matched_text.split()):
+        quote = ""
+    rows = [("cited", evidence.cited), ("claim", evidence.claim), ("model's quote", quote),
+            ("paper's text", evidence.matched_text)]
     rows += [("reason", r) for r in evidence.reasons if r not in status_label(evidence)]
     rows += [("note", n) for n in evidence.notes]
     return [(k, v) for k, v in rows if v]
@@ -82,8 +88,8 @@ def html(item: EvidenceLike, *, details: bool = True) -> Markup:
         status, data, label, status, status_label(evidence))]
     if details and _details(evidence):
         parts.append(Markup('<span class="details">'))
-        parts += [Markup('<span class="{}"><b>{}:</b> {}</span>').format(k, k, v)
-                  for k, v in _details(evidence)]
+        parts += [Markup('<span class="{}"><b>{}:</b> {}</span>').format(
+            k.split()[-1], k, v) for k, v in _details(evidence)]
         parts.append(Markup("</span>"))
     parts.append(Markup("</span>"))
     return Markup("").join(parts)
@@ -115,3 +121,9 @@ def _md(value: str) -> str:
     for ch in "\\`*_[]<>|":
         value = value.replace(ch, "\\" + ch)
     return " ".join(value.split())
+
+
+def md_text(value: str) -> str:
+    """``value`` (from the paper, a user or a model) safe as Markdown text: markup, HTML
+    tags and link or image syntax escaped on every line, so a viewer shows it as text."""
+    return "\n".join(_md(line) for line in value.splitlines())

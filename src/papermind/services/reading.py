@@ -73,14 +73,32 @@ class ReadingRun:
     files: list[Path] = field(default_factory=list)
 
 
+EXTRACTIVE_PASSAGES = 3
+"""Passages per part (method, derivation, results) of an extractive reading."""
+
+
+def extractive_reading(settings: Settings, gateway: Gateway) -> bool:
+    """Whether the reading is built from passages code selects: with the bundled model, and
+    whenever the reader's window is small (setting ``workflows.reading_mode``)."""
+    mode = settings.workflows.reading_mode
+    if mode != "auto":
+        return mode == "extractive"
+    role = gateway.resolve("reader")
+    return role.endpoint.provider == "local" or role.window <= SMALL_WINDOW
+
+
 def reading_context(settings: Settings, gateway: Gateway, container: Container,
                     progress: ProgressCallback | None = None) -> ReadingContext:
     """The graph's runtime context from settings and the container's collaborators."""
     budget, max_points = reader_window(settings, gateway)
+    extractive = extractive_reading(settings, gateway)
+    if extractive:
+        max_points = min(settings.workflows.reading_max_points, EXTRACTIVE_PASSAGES)
     return ReadingContext(gateway=gateway, grounder=container.grounder, papers=container.library,
                           context_budget=budget,
                           max_rewrites=settings.workflows.reading_max_rewrites,
-                          max_points=max_points, progress=progress)
+                          max_points=max_points, progress=progress, extractive=extractive,
+                          max_questions=4 if extractive else 5)
 
 
 async def read_paper(container: Container, paper: str | Path, *, job_id: str | None = None,

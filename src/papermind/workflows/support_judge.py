@@ -6,6 +6,15 @@ claim: ``supported`` | ``contradicted`` | ``not_enough`` with a short reason. Th
 the paper's exact text at each anchor (``Evidence.matched_text``), never the quote the
 writing model proposed. Verdicts are applied with ``Evidence.with_support``, so a worse code
 verdict is never raised. Evidence that was not found is not judged (it stays unchecked).
+
+Two code floors hold whatever the model says:
+
+- a ``supported`` counts only when the claim is related to its cited text
+  (``grounding.relatedness``: most content words, every number); below that it is
+  ``not_enough`` by code, with the reason;
+- the bundled local model is not a judge: when the checker role runs on it, no call is
+  made and support comes from code alone (``by: code``): ``supported`` only where the claim
+  restates its cited text closely, ``unchecked`` otherwise.
 """
 
 from __future__ import annotations
@@ -19,6 +28,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from papermind.domain import VERDICT_SEVERITY, Evidence, Support, SupportVerdict
+from papermind.grounding.relatedness import CLOSE, relatedness
 from papermind.i18n import labels
 from papermind.llm import Gateway, PromptTemplate, fence_untrusted
 from papermind.workflows.model_output import structured_or_none
@@ -39,6 +49,9 @@ class SupportItem:
     evidence: tuple[Evidence, ...]
     key: str = ""
     """The caller's id (a point id, a sentence number); returned unchanged."""
+    floor: bool = True
+    """Hold a 'supported' to the relatedness floor (off only for sentences code composed
+    about its citations, such as a stated disagreement between two of them)."""
 
     @property
     def judgeable(self) -> tuple[Evidence, ...]:
@@ -93,6 +106,8 @@ async def judge_support(gateway: Gateway, items: Sequence[SupportItem], *,
     the gateway's limits). A batch whose output is invalid, or a claim the checker skipped,
     leaves that evidence unchecked with a note; items with nothing found are not sent.
     """
+    if gateway.resolve(role).endpoint.provider == "local":
+        return JudgeResult([code_judged(item) for item in items], [OFFLINE_NOTE])
     by = f"checker:{gateway.model_for(role)}"
     size = min(max(1, batch_size), MAX_BATCH)
     todo = [i for i, item in enumerate(items) if item.judgeable]
@@ -124,10 +139,42 @@ async def judge_evidence(gateway: Gateway, evidence: Sequence[Evidence], *,
     return [item.evidence[0] for item in result.items], result.notes
 
 
+OFFLINE_NOTE = ("support decided by code only: the bundled local model is not a support "
+                "judge (configure an endpoint for the checker role to judge support)")
+
+
 def apply_verdict(item: SupportItem, support: Support) -> SupportItem:
-    """``item`` with ``support`` set on its found evidence (never above a code verdict)."""
+    """``item`` with ``support`` set on its found evidence (never above a code verdict); a
+    ``supported`` below the relatedness floor becomes ``not_enough`` by code."""
+    if support.verdict == "supported" and item.floor:
+        related = relatedness(item.claim, _cited_text(item))
+        measured = [e.related for e in item.evidence if e.found and e.related is not None]
+        if measured and related.anchored:  # code measured it around the anchor too
+            related = replace(related, share=max(related.share, *measured))
+        if not related.related:
+            said = f"; the checker said supported ({support.reason})" if support.reason else ""
+            support = Support(verdict="not_enough", by="code", reason=related.reason() + said)
     return replace(item, evidence=tuple(e.with_support(support) if e.found else e
                                         for e in item.evidence))
+
+
+def code_judged(item: SupportItem) -> SupportItem:
+    """``item`` judged by code alone: supported only when the claim restates its cited text
+    closely (content words and every number there); otherwise left unchecked."""
+    if not item.judgeable:
+        return item
+    related = relatedness(item.claim, _cited_text(item))
+    if related.share >= CLOSE:
+        support = Support(verdict="supported", by="code", reason=(
+            f"the cited text states the claim ({round(related.share * 100)}% of its content "
+            "words and every number are there)"))
+        return replace(item, evidence=tuple(e.with_support(support) if e.found else e
+                                            for e in item.evidence))
+    return item
+
+
+def _cited_text(item: SupportItem) -> str:
+    return " ".join(e.matched_text for e in item.evidence if e.found)
 
 
 def claim_support(evidence: Sequence[Evidence]) -> SupportVerdict:

@@ -1,4 +1,4 @@
-"""The reader's context: full text when it fits, a faithful extractive condensation otherwise."""
+"""The reader's context: full text when it fits, else the whole paper in parts that fit."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from papermind.workflows.deep_reading.parts import split_sentences
 ENGINE = GroundingEngine()
 
 
-def build_context(paper: Paper, budget: int) -> tuple[str, ContextInfo]:
+def build_context(paper: Paper, budget: int) -> tuple[list[str], ContextInfo]:
     return _build(paper, budget, ENGINE.numbered_text)
 
 
@@ -61,54 +61,27 @@ def test_split_sentences_keeps_abbreviations_together() -> None:
 
 def test_full_text_when_it_fits() -> None:
     paper = _long_paper()
-    text, info = build_context(paper, 100_000)
+    (text,), info = build_context(paper, 100_000)
     assert not info.condensed and info.context_tokens == info.paper_tokens
     assert text == ENGINE.numbered_text(paper) and "sentence 15 we discuss" in text
     assert "\n..." not in text
 
 
-def test_condensed_text_is_verbatim_proportional_and_recorded() -> None:
+def test_a_paper_longer_than_the_budget_is_read_whole_in_parts() -> None:
     paper = _long_paper()
-    full, _ = build_context(paper, 100_000)
-    text, info = build_context(paper, 400)
-    assert info.condensed and info.method == "extractive"
-    assert estimate_tokens(text) <= 400 == info.budget_tokens
-    assert info.paper_tokens == estimate_tokens(full) > 400
-    original = _numbered(full)
-    kept = _numbered(text)
-    assert kept and all(original[i] == t for i, t in kept.items())  # original ids and text
-    assert len(kept) < len(original) and "\n..." in text
-    by_title = {s.title: s for s in info.sections}
-    method, intro = by_title["2 Method"], by_title["1 Introduction"]
-    assert 0 < intro.sentences_kept < intro.sentences_full
-    assert method.sentences_kept > intro.sentences_kept  # twice the size, about twice the share
-    assert by_title["Acknowledgements"].omitted
-    assert by_title["Acknowledgements"].tokens_kept == 0 and "funder" not in text
-    assert "## 2 Method" in text  # the heading line of a kept section
-    assert any("left out: Acknowledgements" in n for n in info.notes)
-    for n in (1, 2, 3):  # every equation kept whole
-        assert f"$$ y_{n} = f(x_{n}) $$" in text
-    assert not any("compete with sentences" in n for n in info.notes)
-
-
-def test_equations_too_big_for_half_the_budget_compete_with_prose() -> None:
-    paper = _long_paper(eq_terms=60)  # three ~150-token equations
-    text, info = build_context(paper, 500)
-    assert estimate_tokens(text) <= 500
-    assert any("compete with sentences" in n for n in info.notes)
-    assert sum(s.sentences_kept for s in info.sections) >= 3  # prose is not crowded out
-
-
-def test_tiny_budget_drops_whole_sections_and_says_so() -> None:
-    paper = _long_paper()
-    text, info = build_context(paper, 20)
-    assert estimate_tokens(text) <= 20
-    assert any("budget too small" in n for n in info.notes)
-
-
-def test_surrogate_pairs_from_pdfs_are_joined() -> None:
-    from papermind.workflows.deep_reading.parts import clean_text
-
-    assert clean_text("S (\ud835\udc46)") == "S (\U0001d446)"
-    assert clean_text("lone \ud835 x") == "lone ? x"
-    assert clean_text("plain") == "plain"
+    full = _numbered(ENGINE.numbered_text(paper))
+    texts, info = build_context(paper, 200)
+    assert len(texts) > 2 and info.method == "sections" and not info.condensed
+    assert all(estimate_tokens(t) <= 200 + 40 for t in texts)  # each part fits (ids aside)
+    seen: dict[str, str] = {}
+    for text in texts:
+        seen.update(_numbered(text))
+    assert all(full[i] == body for i, body in seen.items())  # verbatim, original ids
+    thanks = {i for i, body in full.items() if "funder number" in body
+              or "Acknowledgements" in body}
+    assert thanks and not thanks & set(seen)  # acknowledgements are not read
+    assert set(full) - thanks <= set(seen)  # every other line was read
+    covered = {s.title: s for s in info.sections}
+    assert covered["2 Method"].tokens_kept == covered["2 Method"].tokens_full > 0
+    assert covered["Acknowledgements"].omitted
+    assert "read section by section" in info.notes[0]

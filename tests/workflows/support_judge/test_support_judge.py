@@ -102,7 +102,7 @@ def test_a_checker_verdict_can_lower_what_code_let_pass() -> None:
 def test_claims_are_judged_in_batches_and_each_keeps_its_own_verdict() -> None:
     verdicts = {1: "supported", 2: "contradicted", 3: "not_enough", 4: "supported"}
     gateway = fake_gateway({"checker": [by_claim_number(verdicts)] * 3})
-    items = [SupportItem(f"claim {n}", (found(line=n),), key=f"k{n}") for n in range(1, 11)]
+    items = [SupportItem(CITED, (found(line=n),), key=f"k{n}") for n in range(1, 11)]
     result = run(judge_support(gateway, items, batch_size=4))
     assert result.calls == 3 and len(gateway.calls) == 3
     got = [i.evidence[0].support.verdict for i in result.items]
@@ -130,7 +130,7 @@ def test_a_skipped_or_unreadable_claim_stays_unchecked_with_a_note() -> None:
 
 def test_judge_evidence_uses_each_items_own_claim() -> None:
     gateway = fake_gateway({"checker": [by_claim_number({2: "not_enough"})]})
-    judged, _ = run(judge_evidence(gateway, [found(claim="right"), found(claim="Tokyo")]))
+    judged, _ = run(judge_evidence(gateway, [found(claim="The method achieves 92.1% accuracy on GLUE."), found(claim="Tokyo")]))
     assert [e.support.verdict for e in judged] == ["supported", "not_enough"]
     assert "CLAIM: Tokyo" in gateway.calls[0].text
 
@@ -152,3 +152,27 @@ def test_claim_support_over_several_citations() -> None:
     assert claim_support([with_("not_enough"), found()]) == "not_enough"
     assert claim_support([unfound()]) == "unchecked"
     assert claim_support([]) == "unchecked"
+
+
+def test_a_supported_verdict_for_an_unrelated_claim_ends_not_enough_by_code() -> None:
+    title = "Budgeted Evidence Retrieval for Question Answering over Long"
+    gateway = fake_gateway({"checker": [{"verdicts": [
+        {"id": "C1", "verdict": "supported", "reason": "the text reports 92.1% on GLUE"}]}]})
+    item = SupportItem("The method uses a greedy algorithm to select passages.",
+                       (found(title, line=1),))
+    evidence = run(judge_support(gateway, [item])).items[0].evidence[0]
+    assert evidence.support.verdict == "not_enough" and evidence.support.by == "code"
+    assert "does not hold the claim" in evidence.support.reason
+    assert "the checker said supported" in evidence.support.reason and not evidence.verified
+
+
+def test_the_bundled_model_is_not_a_judge_offline_support_comes_from_code() -> None:
+    gateway = fake_gateway({}, local=True)  # no checker script: any call would fail
+    restating = SupportItem("Our method achieves 92.1% accuracy on GLUE.", (found(),))
+    loose = SupportItem("The approach is state of the art on GLUE.", (found(),))
+    result = run(judge_support(gateway, [restating, loose]))
+    assert gateway.calls == [] and result.calls == 0
+    first, second = (item.evidence[0] for item in result.items)
+    assert first.verified and first.support.by == "code"
+    assert second.support.verdict == "unchecked" and not second.verified
+    assert "support decided by code only" in result.notes[0]

@@ -35,16 +35,20 @@ class FakeGateway(Gateway):
 
 def fake_gateway(script: dict[str, Iterable[Any]] | None = None, *,
                  settings: LLMSettings | None = None, db: SqlDatabase | None = None,
-                 **overrides: Any) -> FakeGateway:
+                 local: bool = False, **overrides: Any) -> FakeGateway:
     """A real Gateway (validation, retries, usage, budgets, cache if ``db``) over a fake model.
 
     ``overrides`` are LLMSettings fields, e.g. ``schema_retries=1``, ``job_token_budget=500``,
     ``prices={"scripted": (1.0, 2.0)}``. Roles in ``settings`` keep their temperatures and
-    endpoint names, but every endpoint is served by the scripted model.
+    endpoint names, but every endpoint is served by the scripted model. With ``local`` no
+    endpoint is configured, so every role resolves to the bundled local model (offline),
+    served by the scripted model too.
     """
     base = settings or LLMSettings()
     endpoints = {name: FAKE_ENDPOINT.model_copy(update={"model": e.model or "scripted"})
                  for name, e in base.endpoints.items()} or {"default": FAKE_ENDPOINT}
+    if local:
+        endpoints = {}
     llm_settings = base.model_copy(update={"endpoints": endpoints, **overrides})
     model = ScriptedChatModel(script or {})
     backend: ChatBackend = LangChainBackend(model)

@@ -8,9 +8,12 @@ credibility comes from support, never from found alone.
 
 from __future__ import annotations
 
-from papermind.domain import Evidence, Paper
+from papermind.domain import Anchor, Evidence, LineRef, Paper, Support
 from papermind.domain.reading import Credibility, ReadingPoint, Verdict
+from papermind.grounding.paper_numbers import number_findings
+from papermind.grounding.table_claims import claim_findings
 from papermind.reports import status_label
+from papermind.workflows.deep_reading.extractive import line_label
 from papermind.workflows.deep_reading.points import point_text
 from papermind.workflows.ports import Grounder
 from papermind.workflows.support_judge import SupportItem, claim_support
@@ -32,6 +35,49 @@ def _cite(grounder: Grounder, paper: Paper, evidence: Evidence, claim: str) -> E
     located = grounder.ground(paper, evidence.quote, claim=claim)
     return located.model_copy(update={"claim": claim, "notes": [
         *located.notes, "no line ids cited: located by its quote"]})
+
+
+def sentence_anchor(grounder: Grounder, paper: Paper, text: str,
+                    lines: tuple[LineRef, ...]) -> Anchor | None:
+    """Where a sentence code took from the paper is (its lines, checked like any citation)."""
+    return grounder.cite(paper, line_label(lines), text).anchor if lines else None
+
+
+def with_table_checks(points: list[ReadingPoint], paper: Paper) -> list[ReadingPoint]:
+    """Extracted result points whose sentence states a number no cell of its table holds,
+    or a comparison its table shows the other way: contradicted by code, with the reason."""
+    if not any(p.source == "extracted" and p.kind == "result" for p in points):
+        return points
+    conflicts = [(f.sentence_anchor, f"the text states {f.check.stated}, which no cell of "
+                  "its table holds" + (f" ({f.check.note})" if f.check.note else ""))
+                 for f in number_findings(paper)]
+    conflicts += [(f.sentence_anchor, f"Table {f.table_number} shows {f.winner} behind "
+                   f"{f.loser} ({'; '.join(f.columns)})") for f in claim_findings(paper)]
+    out = []
+    for point in points:
+        if point.source == "extracted" and point.kind == "result":
+            point = point.model_copy(update={"evidence": [
+                _with_conflicts(e, conflicts) for e in point.evidence]})
+        out.append(point)
+    return out
+
+
+def _with_conflicts(evidence: Evidence, conflicts: list[tuple[Anchor, str]]) -> Evidence:
+    anchor = evidence.anchor
+    if anchor is None:
+        return evidence
+    reasons = [why for at, why in conflicts if _overlaps(anchor, at)]
+    if not reasons:
+        return evidence
+    return evidence.with_support(Support(verdict="contradicted", by="code",
+                                         reason="; ".join(dict.fromkeys(reasons))))
+
+
+def _overlaps(a: Anchor, b: Anchor) -> bool:
+    def span(x: Anchor) -> tuple[tuple[int, int], tuple[int, int]]:
+        return (x.page, x.line_start), (x.page_end or x.page, x.line_end)
+    (a0, a1), (b0, b1) = span(a), span(b)
+    return a0 <= b1 and b0 <= a1
 
 
 def support_items(points: list[ReadingPoint]) -> list[SupportItem]:

@@ -25,6 +25,9 @@ class ReadingContext:
     max_quotes: int = 2
     """Quotes per point kept."""
     max_questions: int = 5
+    extractive: bool = False
+    """Build the reading from passages code selects (bundled model, small windows): the
+    model only explains each passage; otherwise the reader model analyses the paper."""
     count_tokens: TokenCounter = estimate_tokens
     progress: ProgressCallback | None = None
 

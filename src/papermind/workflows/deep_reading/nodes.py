@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -10,28 +11,24 @@ from langgraph.runtime import Runtime
 
 from papermind.domain.reading import (
     CheckRound,
-    DroppedQuestion,
+    ContextInfo,
+    ContextSection,
     HistoryEntry,
-    Question,
     ReadingPoint,
     Revision,
 )
 from papermind.llm import PromptTemplate, fence_untrusted
-from papermind.workflows.deep_reading import checking
+from papermind.workflows.deep_reading import checking, extractive, questions
 from papermind.workflows.deep_reading.condense import build_context
 from papermind.workflows.deep_reading.context import ReadingContext
+from papermind.workflows.deep_reading.passages import select
 from papermind.workflows.deep_reading.points import (
     describe_points,
     diff_points,
-    point_id,
-    point_text,
+    merge_drafts,
     points_from_draft,
 )
-from papermind.workflows.deep_reading.schemas import (
-    QuestionerOutput,
-    ReaderOutput,
-    questioner_schema,
-)
+from papermind.workflows.deep_reading.schemas import ReaderOutput, questioner_schema
 from papermind.workflows.deep_reading.state import ReadingState
 from papermind.workflows.model_output import structured_or_none
 from papermind.workflows.support_judge import judge_support
@@ -55,42 +52,45 @@ def _history(node: str, started: str, summary: str) -> list[HistoryEntry]:
 
 
 async def load_context(state: ReadingState, runtime: Runtime[ReadingContext]) -> Update:
-    """Load the structured paper and build the reader's text within its token budget."""
+    """Load the structured paper and decide what the reader works from: passages code
+    selects from the whole paper (extractive reading), or the numbered text in parts that
+    fit the reader's window."""
     ctx, started = runtime.context, _now()
     ctx.announce("context_loader")
     paper = ctx.papers.get(state["paper_id"])
-    text, info = build_context(paper, ctx.context_budget, ctx.grounder.numbered_text,
-                               ctx.count_tokens)
-    summary = (f"condensed {info.paper_tokens} -> {info.context_tokens} tokens (budget "
-               f"{info.budget_tokens}), section by section" if info.condensed
+    common: Update = {"title": paper.title, "max_rewrites": ctx.max_rewrites, "rewrites": 0,
+                      "checked": False, "extractive": ctx.extractive}
+    if ctx.extractive:
+        selection = select(paper, per_part=ctx.max_points, questions=ctx.max_questions)
+        taken: dict[str, int] = {}
+        for passage in selection.passages:
+            taken[passage.section] = taken.get(passage.section, 0) + 1
+        sections = [ContextSection(title=title, sentences_full=n, passages=taken.get(title, 0))
+                    for title, n in selection.sections.items()]
+        info = ContextInfo(method="passages", sections=sections, notes=[
+            f"{len(selection.passages)} passages selected by code from all "
+            f"{sum(selection.sections.values())} sentences of {len(sections)} sections; the "
+            "model explains each passage"])
+        return {**common, "context_chunks": [], "context_info": info,
+                "history": _history("context_loader", started, info.notes[0])}
+    chunks, info = build_context(paper, ctx.context_budget, ctx.grounder.numbered_text,
+                                 ctx.count_tokens)
+    summary = (f"{info.paper_tokens} tokens read in {len(chunks)} parts of at most "
+               f"{info.budget_tokens}, section by section" if len(chunks) > 1
                else f"full paper, {info.paper_tokens} tokens")
-    return {"title": paper.title, "context_text": text, "context_info": info,
-            "max_rewrites": ctx.max_rewrites, "rewrites": 0, "checked": False,
-            "warnings": [f"paper text condensed: {n}" for n in info.notes],
+    return {**common, "context_chunks": chunks, "context_info": info,
             "history": _history("context_loader", started, summary)}
 
 
 async def read_deeply(state: ReadingState, runtime: Runtime[ReadingContext]) -> Update:
-    """First analysis, or a rewrite given the previous analysis and the checker's feedback."""
+    """First analysis, or a rewrite given the checker's feedback (only failed items)."""
     ctx, started = runtime.context, _now()
     rewrite = bool(state.get("checked"))
     ctx.announce("deep_reader", mode="rewrite" if rewrite else "first analysis")
-    paper = fence_untrusted(state["context_text"], "PAPER")
-    if rewrite:
-        previous = describe_points(state.get("points", []), status=True)
-        messages = REWRITER.render(paper=paper, previous=fence_untrusted(previous, "ANALYSIS"),
-                                   feedback=state.get("feedback", ""), max_points=ctx.max_points)
+    if state.get("extractive"):
+        points, warnings = await _explain(state, ctx, rewrite)
     else:
-        messages = READER.render(paper=paper, max_points=ctx.max_points)
-    outcome = "kept the previous points" if rewrite else "no points"
-    draft, warnings = await structured_or_none(ctx.gateway, "reader", messages, ReaderOutput,
-                                               node="deep_reader", outcome=outcome)
-    if draft is not None:
-        points, notes = points_from_draft(draft, max_points=ctx.max_points,
-                                          max_quotes=ctx.max_quotes)
-        warnings += notes
-    else:
-        points = [_reset(p) for p in state.get("points", [])] if rewrite else []
+        points, warnings = await _analyse(state, ctx, rewrite)
     update: Update = {"points": points, "checked": False, "warnings": warnings}
     cited = sum(len(p.evidence) for p in points)
     if not rewrite:
@@ -103,6 +103,49 @@ async def read_deeply(state: ReadingState, runtime: Runtime[ReadingContext]) -> 
                                    f"{revision.summary()}; {len(points)} points, {cited} "
                                    "citations"))
     return update
+
+
+async def _explain(state: ReadingState, ctx: ReadingContext,
+                   rewrite: bool) -> tuple[list[ReadingPoint], list[str]]:
+    """Extractive: points from code's passages, each explained; a rewrite re-asks only the
+    explanations the checker dropped."""
+    def done(k: int, n: int) -> None:
+        ctx.announce("deep_reader", mode=f"explained {k} of {n} passages")
+    if rewrite:
+        points = state.get("points", [])
+        return await extractive.explain_all(ctx.gateway, points,
+                                            extractive.failed_explanations(points), done=done)
+    paper = ctx.papers.get(state["paper_id"])
+    selection = select(paper, per_part=ctx.max_points, questions=ctx.max_questions)
+    return await extractive.explain_all(
+        ctx.gateway, extractive.points_from_passages(selection.passages), done=done)
+
+
+async def _analyse(state: ReadingState, ctx: ReadingContext,
+                   rewrite: bool) -> tuple[list[ReadingPoint], list[str]]:
+    """The reader model's own analysis: one call per part of the paper, merged."""
+    chunks = state.get("context_chunks", [])
+    previous = describe_points(state.get("points", []), status=True)
+
+    def messages(chunk: str) -> list[Any]:
+        paper = fence_untrusted(chunk, "PAPER")
+        if rewrite:
+            return REWRITER.render(paper=paper, previous=fence_untrusted(previous, "ANALYSIS"),
+                                   feedback=state.get("feedback", ""),
+                                   max_points=ctx.max_points)
+        return READER.render(paper=paper, max_points=ctx.max_points)
+    outcome = "kept the previous points" if rewrite else "no points"
+    answers = await asyncio.gather(*(structured_or_none(
+        ctx.gateway, "reader", messages(chunk), ReaderOutput, node="deep_reader",
+        outcome=outcome) for chunk in chunks))
+    warnings = [w for _, ws in answers for w in ws]
+    drafts = [d for d, _ in answers if d is not None]
+    if not drafts:
+        points = [_reset(p) for p in state.get("points", [])] if rewrite else []
+        return points, warnings
+    points, notes = points_from_draft(merge_drafts(drafts), max_points=ctx.max_points,
+                                      max_quotes=ctx.max_quotes)
+    return points, warnings + notes
 
 
 def _revision(state: ReadingState, points: list[ReadingPoint]) -> Revision:
@@ -122,24 +165,30 @@ def _reset(point: ReadingPoint) -> ReadingPoint:
 
 
 async def check_hallucinations(state: ReadingState, runtime: Runtime[ReadingContext]) -> Update:
-    """Materialise every citation (code checks), let the checker judge support, rate
-    credibility from support and tell the reader what is not verified."""
+    """Materialise every citation (code checks), let the checker judge support (code alone
+    when the checker is the bundled model), check explanations, rate credibility and tell
+    the reader what is not verified."""
     ctx, started = runtime.context, _now()
     ctx.announce("hallucination_checker")
     paper = ctx.papers.get(state["paper_id"])
     points = checking.cite_points(state.get("points", []), paper, ctx.grounder)
+    points = checking.with_table_checks(points, paper)
     judged = await judge_support(ctx.gateway, checking.support_items(points),
                                  node="hallucination_checker", batch_size=16)
     points = checking.with_verdicts(points, judged.items)
+    points = [extractive.checked_explanation(p) for p in points]
     level, reason = checking.credibility(points)
     level, reason = checking.with_checker_rating(level, reason, judged.credibility)
     cited = [e for p in points for e in p.evidence]
+    explained = sum(bool(p.explanation) for p in points if p.source == "extracted")
+    notes = [reason, *judged.notes]
+    if state.get("extractive"):
+        notes.append(f"{explained} of {len(points)} passages explained; the rest shown quoted")
     round_ = CheckRound(round=state.get("rewrites", 0), credibility=level, points=len(points),
                         found_points=sum(p.found for p in points),
                         verified_points=sum(p.verified for p in points), quotes=len(cited),
                         found_quotes=sum(e.found for e in cited),
-                        verified_quotes=sum(e.verified for e in cited),
-                        notes=[reason, *judged.notes])
+                        verified_quotes=sum(e.verified for e in cited), notes=notes)
     summary = (f"{round_.verified_points}/{round_.points} points verified (found and "
                f"supported), {round_.found_quotes}/{round_.quotes} citations found; "
                f"credibility {level}")
@@ -150,57 +199,42 @@ async def check_hallucinations(state: ReadingState, runtime: Runtime[ReadingCont
 
 
 def route_after_check(state: ReadingState) -> Literal["deep_reader", "questioner"]:
-    """Rewrite while credibility is low and rewrites remain; otherwise ask questions."""
-    if state.get("credibility") == "low" and state.get("rewrites", 0) < state.get("max_rewrites", 0):
-        return "deep_reader"
-    return "questioner"
+    """Rewrite while rewrites remain and credibility is low (the reader's own analysis) or
+    explanations were dropped (extractive reading); otherwise ask questions."""
+    if state.get("rewrites", 0) >= state.get("max_rewrites", 0):
+        return "questioner"
+    if state.get("extractive"):
+        failed = extractive.failed_explanations(state.get("points", []))
+        return "deep_reader" if failed else "questioner"
+    return "deep_reader" if state.get("credibility") == "low" else "questioner"
 
 
 async def ask_questions(state: ReadingState, runtime: Runtime[ReadingContext]) -> Update:
-    """Deep follow-up questions built on verified (found AND supported) points only."""
+    """Deep follow-up questions built on verified points and on the sentences code finds
+    about assumptions, limitations and future work; each cites the lines it builds on."""
     ctx, started = runtime.context, _now()
     ctx.announce("questioner")
-    verified = [p for p in state.get("points", []) if p.verified]
-    if not verified:
+    paper = ctx.papers.get(state["paper_id"])
+    points = state.get("points", [])
+    found = [(s, checking.sentence_anchor(ctx.grounder, paper, s.text, s.lines))
+             for s in select(paper, per_part=ctx.max_points,
+                             questions=ctx.max_questions).questions]
+    items = questions.sources(points, [(s, a) for s, a in found if a is not None])
+    if not items:
         return {"questions": [], "dropped_questions": [],
-                "warnings": ["questioner: no verified points, so no questions were asked"],
-                "history": _history("questioner", started, "no verified points: skipped")}
-    listing = "\n".join(f"{p.id} ({p.kind}): {point_text(p)}" for p in verified)
-    messages = QUESTIONER.render(title=state.get("title", ""), max_questions=ctx.max_questions,
-                                 points=fence_untrusted(listing, "POINTS"))
-    output, warnings = await structured_or_none(
-        ctx.gateway, "questioner", messages, questioner_schema([p.id for p in verified]),
-        node="questioner", outcome="no questions")
-    if output is None:
-        return {"questions": [], "dropped_questions": [], "warnings": warnings,
-                "history": _history("questioner", started, "no valid questions")}
-    kept, dropped = _screen_questions(output, {p.id for p in verified},
-                                      {p.id for p in state.get("points", [])}, ctx.max_questions)
-    return {"questions": kept, "dropped_questions": dropped,
+                "warnings": ["questioner: nothing verified to build on, so no questions"],
+                "history": _history("questioner", started, "nothing to build on: skipped")}
+    if state.get("extractive"):
+        drafts, warnings = await questions.ask_each(ctx.gateway, items, ctx.max_questions)
+    else:
+        messages = QUESTIONER.render(title=state.get("title", ""),
+                                     max_questions=ctx.max_questions,
+                                     points=fence_untrusted(questions.listing(items), "POINTS"))
+        output, warnings = await structured_or_none(
+            ctx.gateway, "questioner", messages, questioner_schema([i.id for i in items]),
+            node="questioner", outcome="no questions")
+        drafts = questions.drafts_of(output) if output is not None else []
+    kept, dropped = questions.screen(drafts, items, {p.id for p in points}, ctx.max_questions)
+    return {"questions": kept, "dropped_questions": dropped, "warnings": warnings,
             "history": _history("questioner", started,
                                 f"{len(kept)} questions kept, {len(dropped)} dropped")}
-
-
-def _screen_questions(output: QuestionerOutput, verified: set[str], known: set[str],
-                      limit: int) -> tuple[list[Question], list[DroppedQuestion]]:
-    kept: list[Question] = []
-    dropped: list[DroppedQuestion] = []
-    for q in output.questions:
-        text = q.question.strip()
-        ids = list(dict.fromkeys(point_id(i) for i in q.builds_on if i.strip()))
-        if not text:
-            continue
-        reason = ""
-        if not ids:
-            reason = "does not say which points it builds on"
-        elif bad := [i for i in ids if i in known and i not in verified]:
-            reason = f"builds on unverified point(s) {', '.join(bad)}"
-        elif unknown := [i for i in ids if i not in known]:
-            reason = f"cites unknown point id(s) {', '.join(unknown)}"
-        elif len(kept) >= limit:
-            reason = f"more than {limit} questions"
-        if reason:
-            dropped.append(DroppedQuestion(text=text, builds_on=ids, reason=reason))
-        else:
-            kept.append(Question(text=text, builds_on=ids, why=q.why.strip()))
-    return kept, dropped

@@ -11,7 +11,6 @@ from typing import Literal
 from papermind.domain import Block, Caption, Equation, LineRef, Paper
 
 ItemKind = Literal["text", "equation", "caption"]
-GAP = "[...]"
 _ABBREV = {"e.g.", "i.e.", "al.", "fig.", "figs.", "eq.", "eqs.", "sec.", "tab.", "vs.",
            "cf.", "resp.", "approx.", "no.", "etc.", "ref.", "refs.", "dr.", "prof.", "st."}
 _BOUNDARY = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[\"'])")
@@ -140,48 +139,27 @@ def _sentence_lines(block: Block, sentences: list[str], text: str) -> list[list[
     return out
 
 
-Keep = dict[tuple[int, int], set[int]]
-"""(part index, item index) -> indexes of kept sentences; a missing key keeps everything."""
-
-
-def render(title: str, parts: list[Part], keep: Keep | None = None) -> str:
-    """The text given to the reader; dropped sentences become ``[...]``."""
+def render(title: str, parts: list[Part]) -> str:
+    """The parts as plain text (their size is what a section costs the reader)."""
     out = [f"TITLE: {title}"] if title else []
-    for p_index, part in enumerate(parts):
+    for part in parts:
         out.append(f"\n## {part.title}")
-        for i_index, item in enumerate(part.items):
-            kept = None if keep is None else keep.get((p_index, i_index))
-            line = _render_item(item, kept)
-            if line and not (line == GAP and out[-1].endswith(GAP)):
-                out.append(line)
+        out += [line for item in part.items if (line := _render_item(item))]
     return "\n".join(out).strip()
 
 
-def kept_lines(parts: list[Part], keep: Keep | None = None) -> list[LineRef]:
-    """The flow lines of what ``keep`` keeps (headings of parts with anything kept)."""
+def kept_lines(parts: list[Part]) -> list[LineRef]:
+    """The flow lines of ``parts`` (each heading first), in order, once."""
     out: list[LineRef] = []
-    for p_index, part in enumerate(parts):
-        lines: list[LineRef] = []
-        for i_index, item in enumerate(part.items):
-            kept = None if keep is None else keep.get((p_index, i_index))
-            for s_index, refs in enumerate(item.lines):
-                if kept is None or s_index in kept:
-                    lines += refs
+    for part in parts:
+        lines = [ref for item in part.items for refs in item.lines for ref in refs]
         if lines and part.heading is not None:
             out.append(part.heading)
         out += lines
     return list(dict.fromkeys(out))
 
 
-def _render_item(item: Item, kept: set[int] | None) -> str:
+def _render_item(item: Item) -> str:
     if item.kind != "text":
-        return f"[{item.label}] {item.sentences[0]}" if kept is None or kept else GAP
-    if kept is None:
-        return " ".join(item.sentences)
-    pieces: list[str] = []
-    for index, sentence in enumerate(item.sentences):
-        if index in kept:
-            pieces.append(sentence)
-        elif not pieces or pieces[-1] != GAP:
-            pieces.append(GAP)
-    return " ".join(pieces)
+        return f"[{item.label}] {item.sentences[0]}"
+    return " ".join(item.sentences)

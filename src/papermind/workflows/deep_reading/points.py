@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import re
 from difflib import SequenceMatcher
+from itertools import zip_longest
 
 from papermind.domain import Evidence
 from papermind.domain.reading import PointChange, ReadingPoint
+from papermind.grounding.explanations import collapse_repeats, looks_like_junk
 from papermind.reports import status_label
-from papermind.workflows.deep_reading.schemas import ReaderOutput
+from papermind.workflows.deep_reading.schemas import ReaderOutput, SetupOut
 
 _QUOTE_MARKS = "\"'\u201c\u201d\u2018\u2019` "
 
@@ -21,7 +23,10 @@ def points_from_draft(draft: ReaderOutput, *, max_points: int,
 
     def add(prefix: str, kind: str, text: str, lines: list[str], quote: str,
             **extra: object) -> None:
-        if not text.strip():
+        text = collapse_repeats(" ".join(text.split()))
+        if not text or looks_like_junk(text):
+            if text:
+                notes.append(f"a {kind} point that looks like ids or JSON was dropped")
             return
         number = sum(p.id.startswith(prefix) for p in points) + 1
         if kind != "experiment" and number > max_points:
@@ -33,18 +38,79 @@ def points_from_draft(draft: ReaderOutput, *, max_points: int,
     for m in draft.method:
         add("M", "method", m.point, m.lines, m.quote)
     for d in draft.derivation:
-        add("D", "derivation", d.states, d.lines, d.quote, follows_from=d.follows_from.strip(),
-            symbols=[s.strip() for s in d.symbols if s.strip()])
+        add("D", "derivation", d.states, d.lines, d.quote,
+            follows_from=clean_field(d.follows_from, "follows_from", notes),
+            symbols=clean_items(d.symbols, "symbols", notes, symbol=True))
     setup = draft.experiments
     lists = {"datasets": setup.datasets, "baselines": setup.baselines,
              "metrics": setup.metrics, "ablations": setup.ablations}
-    lists = {k: [v.strip() for v in vs if v.strip()] for k, vs in lists.items()}
+    lists = {k: clean_items(vs, k, notes) for k, vs in lists.items()}
     if any(lists.values()):
         summary = "; ".join(f"{k}: {', '.join(v)}" for k, v in lists.items() if v)
         add("E", "experiment", summary, setup.lines, setup.quote, **lists)
     for r in draft.results:
-        add("R", "result", r.finding, r.lines, r.quote, supports=r.supports.strip())
+        add("R", "result", r.finding, r.lines, r.quote,
+            supports=clean_field(r.supports, "supports", notes))
     return points, sorted(set(notes))
+
+
+_SYMBOL = re.compile(r"^[^:]{1,30}:\s*\S.{1,120}$")
+
+
+def clean_field(value: str, name: str, notes: list[str]) -> str:
+    """A model's free-text field with repeated sentences collapsed, or '' (with a warning)
+    when it looks like ids or JSON."""
+    text = collapse_repeats(" ".join(value.split()))
+    if text and looks_like_junk(text):
+        notes.append(f"field '{name}' looked like ids or JSON and was dropped")
+        return ""
+    return text
+
+
+def clean_items(values: list[str], name: str, notes: list[str], *,
+                symbol: bool = False) -> list[str]:
+    """Distinct, sensible list items; a symbol must read 'name: meaning'. Items that fail
+    are dropped with one warning per field."""
+    kept: dict[str, str] = {}
+    bad = 0
+    for raw in values:
+        item = " ".join(raw.split()).strip(" ;,")
+        if not item:
+            continue
+        if looks_like_junk(item) or (symbol and not _SYMBOL.match(item)) or len(item) > 160:
+            bad += 1
+            continue
+        kept.setdefault(_norm(item), item)
+    if bad:
+        notes.append(f"field '{name}': {bad} item(s) dropped (not "
+                     + ("'symbol: meaning'" if symbol else "a plain name or phrase") + ")")
+    return list(kept.values())
+
+
+def merge_drafts(drafts: list[ReaderOutput]) -> ReaderOutput:
+    """One analysis from the analyses of several parts of a paper: points taken in turn
+    from each part (so every part is represented within the caps), setups united."""
+    def interleave(lists: list[list[object]]) -> list[object]:
+        """Items in turn from each part; the same statement from two parts once."""
+        seen: set[str] = set()
+        out = []
+        for item in (x for group in zip_longest(*lists) for x in group if x is not None):
+            key = _norm(str(next(iter(item.model_dump().values()))))  # type: ignore[attr-defined]
+            if key not in seen:
+                seen.add(key)
+                out.append(item)
+        return out
+    setups = [d.experiments for d in drafts]
+    lines = next((s.lines for s in setups if s.lines), [])
+    quote = next((s.quote for s in setups if s.lines), "")
+    setup = SetupOut(**{k: [v for s in setups for v in getattr(s, k)]
+                        for k in ("datasets", "baselines", "metrics", "ablations")},
+                     lines=lines, quote=quote)
+    return ReaderOutput.model_validate({
+        "method": interleave([list(d.method) for d in drafts]),
+        "derivation": interleave([list(d.derivation) for d in drafts]),
+        "results": interleave([list(d.results) for d in drafts]),
+        "experiments": setup})
 
 
 def citations(lines: list[str], quote: str, limit: int) -> list[Evidence]:

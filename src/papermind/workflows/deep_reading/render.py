@@ -64,7 +64,18 @@ def point_status(p: ReadingPoint) -> str:
         f"found · {p.verdict.replace('_', ' ')}"
 
 
+def support_by(report: ReadingReport) -> str:
+    """Who decided support, for the report's header: code alone or a checker model."""
+    judges = sorted({p.verdict_by for p in report.points if p.verdict_by.startswith("checker")})
+    if judges:
+        return "code checks, then " + ", ".join(judges)
+    return "code only (no support judge: the bundled model is not one)" \
+        if report.demo_quality else "code only"
+
+
 def _point_md(p: ReadingPoint, t: Translator) -> list[str]:
+    if p.source == "extracted":
+        return _extracted_md(p, t)
     out = [f"### {p.id} [{t(point_status(p))}]", "", p.text, ""]
     details = [("Follows from", p.follows_from), ("Symbols", "; ".join(p.symbols)),
                ("Datasets", ", ".join(p.datasets)), ("Baselines", ", ".join(p.baselines)),
@@ -74,6 +85,26 @@ def _point_md(p: ReadingPoint, t: Translator) -> list[str]:
     out += [f"- {reports.markdown(e)}" for e in p.evidence] or [f"- {t('(no lines cited)')}"]
     if p.verdict_note:
         out.append(f"- **{t('Why')} ({p.verdict_by or 'code'}):** {p.verdict_note}")
+    return [*out, ""]
+
+
+def _extracted_md(p: ReadingPoint, t: Translator) -> list[str]:
+    """A passage code took from the paper: the paper's text, quoted, then the model's
+    checked explanation (or why it is shown quoted only)."""
+    out = [f"### {p.id} [{t(point_status(p))}]", ""]
+    out += [f"> {line}" for line in reports.md_text(p.text).splitlines() or [""]] + [""]
+    if p.explanation:
+        out.append(f"- **{t('In plain words')}** ({t('model, checked against the passage')}): "
+                   f"{reports.md_text(p.explanation)}")
+    elif p.explanation_note:
+        out.append(f"- *{t('Not explained')}: {reports.md_text(p.explanation_note)}*")
+    details = [("Symbols", "; ".join(p.symbols)), ("Datasets", ", ".join(p.datasets)),
+               ("Baselines", ", ".join(p.baselines)), ("Metrics", ", ".join(p.metrics))]
+    out += [f"- **{t(name)}:** {reports.md_text(value)}" for name, value in details if value]
+    out += [f"- {reports.markdown(e, details=False)}" for e in p.evidence]
+    if p.verdict_note:
+        out.append(f"- **{t('Why')} ({p.verdict_by or 'code'}):** "
+                   f"{reports.md_text(p.verdict_note)}")
     return [*out, ""]
 
 
@@ -91,6 +122,7 @@ def to_markdown(report: ReadingReport) -> str:
                      "unchecked {unchecked}", total=v.total, found=v.found, verified=v.verified,
                      contradicted=v.contradicted, not_enough=v.not_enough,
                      unchecked=v.unchecked),
+            f"- {t('Support judged by')}: {support_by(report)}",
             f"- {t('Rewrites')}: {report.rewrites}", ""]
     for kind, heading in SECTIONS:
         points = [p for p in report.points if p.kind == kind]
@@ -105,7 +137,9 @@ def to_markdown(report: ReadingReport) -> str:
 
 def _questions_md(report: ReadingReport) -> list[str]:
     out = [f"## {_t(report)('Questions to think further')}", ""]
-    out += [f"{n}. {q.text} (builds on {', '.join(q.builds_on)})" + (f" - {q.why}" if q.why else "")
+    out += [f"{n}. {reports.md_text(q.text)} (builds on {', '.join(q.builds_on)}"
+            + "".join(f"; {a.label()}" for a in q.anchors) + ")"
+            + (f" - {reports.md_text(q.why)}" if q.why else "")
             for n, q in enumerate(report.questions, start=1)] or ["(none)"]
     if report.dropped_questions:
         out += ["", "Dropped questions:"]
@@ -136,15 +170,33 @@ def _checks_md(report: ReadingReport) -> list[str]:
 
 def _context_md(report: ReadingReport) -> list[str]:
     c = report.context
-    head = (f"Condensed (extractive) from {c.paper_tokens} to {c.context_tokens} tokens, budget "
-            f"{c.budget_tokens}." if c.condensed
-            else f"Full paper given to the reader ({c.paper_tokens} tokens).")
-    out = [f"## {_t(report)('What the reader saw')}", "", head, ""] + [f"- {n}" for n in c.notes]
-    if c.condensed:
-        out += ["", "| section | tokens kept | sentences kept |", "|---|---|---|"]
-        out += [f"| {s.title} | {'omitted' if s.omitted else f'{s.tokens_kept}/{s.tokens_full}'}"
+    out = [f"## {_t(report)('What the reader saw')}", "", context_head(report), ""]
+    out += [f"- {n}" for n in c.notes]
+    if c.method == "passages":
+        out += ["", "| section | sentences read by code | passages taken |", "|---|---|---|"]
+        out += [f"| {reports.md_text(s.title)} | {s.sentences_full} | {s.passages} |"
+                for s in c.sections]
+    elif c.method in ("sections", "extractive"):
+        out += ["", "| section | tokens seen | sentences seen |", "|---|---|---|"]
+        out += [f"| {reports.md_text(s.title)} | "
+                f"{'not read' if s.omitted else f'{s.tokens_kept}/{s.tokens_full}'}"
                 f" | {s.sentences_kept}/{s.sentences_full} |" for s in c.sections]
     return [*out, ""]
+
+
+def context_head(report: ReadingReport) -> str:
+    """One sentence on what the reader saw."""
+    c = report.context
+    if c.method == "passages":
+        return ("Extractive reading: code read every section and chose the passages; the "
+                "model explained each passage it was handed.")
+    if c.method == "sections":
+        return (f"Read section by section: {c.paper_tokens} tokens in parts of at most "
+                f"{c.budget_tokens}, every section seen.")
+    if c.condensed:
+        return (f"Condensed (extractive) from {c.paper_tokens} to {c.context_tokens} tokens, "
+                f"budget {c.budget_tokens}.")
+    return f"Full paper given to the reader ({c.paper_tokens} tokens)."
 
 
 def _usage_md(report: ReadingReport) -> list[str]:
@@ -165,7 +217,8 @@ def _history_md(report: ReadingReport) -> list[str]:
 
 def _values(report: ReadingReport) -> dict[str, Any]:
     return {"r": report, "sections": SECTIONS, "demo_label": reports.DEMO_LABEL,
-            "point_status": point_status}
+            "point_status": point_status, "support_by": support_by(report),
+            "context_head": context_head(report)}
 
 
 def to_html(report: ReadingReport) -> str:

@@ -28,7 +28,8 @@ class ReadingState(TypedDict, total=False):
 
     paper_id: str
     title: str
-    context_text: str
+    extractive: bool
+    context_chunks: list[str]
     context_info: ContextInfo
     max_rewrites: int
     points: list[ReadingPoint]

@@ -151,7 +151,7 @@ def _disagreements(sentences: list[AnswerSentence],
         years = (f" ({c.first_year or 'n.d.'} vs {c.second_year or 'n.d.'})"
                  if c.first_year or c.second_year else "")
         added.append(AnswerSentence(text=f"The sources disagree{years}: {c.note}.",
-                                    cites=[c.first, c.second]))
+                                    cites=[c.first, c.second], composed=True))
     return added
 
 
@@ -165,7 +165,7 @@ async def verify_citations(state: QAState, runtime: Runtime[QAContext]) -> dict[
     papers = PaperCache(runtime)
     cited = [_recheck(runtime, papers, by_id, s) for s in state.get("sentences", [])]
     items = [SupportItem(s.text, tuple(c.evidence for c in s.citations if c.evidence.found),
-                         key=str(n)) for n, s in enumerate(cited, 1)]
+                         key=str(n), floor=not s.composed) for n, s in enumerate(cited, 1)]
     judged = await judge_support(runtime.context.gateway, items, node="verify_citations")
     checked = [_with_support(s, item) for s, item in zip(cited, judged.items, strict=True)]
     kept = [s for s in checked if s.verified or _computed_only(s)]

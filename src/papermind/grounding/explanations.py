@@ -1,0 +1,82 @@
+"""Code checks of a model's plain-language explanation of a passage it was handed.
+
+An explanation may only restate its passage in other words: every number, name and
+acronym it uses must be in the passage, it must talk about the passage (shared content
+words), it must not repeat itself, look like ids or JSON, or merely copy the passage.
+A failed explanation is dropped by the caller and the passage is shown quoted instead.
+"""
+
+from __future__ import annotations
+
+import re
+from difflib import SequenceMatcher
+
+from papermind.grounding.claims import named_terms
+from papermind.grounding.relatedness import content_keys
+from papermind.grounding.text import compact, fold, numbers_in
+
+MAX_WORDS = 90
+_JUNK = re.compile(r"\blines?\s*:|\b(?:follows_from|builds_on|not_enough)\b|\"\w+\"\s*:|[{}]|"
+                   r"\[\s*\d+:\d+|^\s*\d+:\d+")
+_JUDGE = re.compile(r"\b(?:supported|contradicted|the (?:cited )?text (?:reports|says|states))\b",
+                    re.IGNORECASE)
+_ACRONYM = re.compile(r"\b[A-Z][A-Za-z]*[A-Z][A-Za-z0-9]*\b")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[\u3002\uff01\uff1f])\s*")
+
+
+def sentences_of(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE.split(text) if s.strip()]
+
+
+def collapse_repeats(text: str) -> str:
+    """``text`` with any sentence said before (case and spacing aside) left out."""
+    seen: set[str] = set()
+    kept = []
+    for sentence in sentences_of(text):
+        key = compact(sentence)
+        if key and key not in seen:
+            seen.add(key)
+            kept.append(sentence)
+    return " ".join(kept)
+
+
+def repeats(text: str) -> bool:
+    """A sentence said twice, or a run of five words said three times or more."""
+    keys = [compact(s) for s in sentences_of(text)]
+    if len(keys) != len(set(keys)):
+        return True
+    words = fold(text).split()
+    grams = [" ".join(words[i:i + 5]) for i in range(max(0, len(words) - 4))]
+    return any(grams.count(g) >= 3 for g in set(grams))
+
+
+def looks_like_junk(text: str) -> bool:
+    """Line ids, JSON fragments or judge vocabulary where prose belongs."""
+    return bool(_JUNK.search(text))
+
+
+def explanation_problems(explanation: str, passage: str) -> list[str]:
+    """Why ``explanation`` is not a faithful plain restatement of ``passage`` (empty: none)."""
+    text = " ".join(explanation.split())
+    if len(text.split()) < 4 and not re.search(r"[\u3400-\u9fff]{6,}", text):
+        return ["empty or too short"]
+    problems: list[str] = []
+    if looks_like_junk(text) or _JUDGE.search(text):
+        problems.append("looks like ids, JSON or a verdict, not an explanation")
+    if repeats(text):
+        problems.append("repeats itself")
+    if len(text.split()) > MAX_WORDS:
+        problems.append(f"longer than {MAX_WORDS} words")
+    have = set(numbers_in(passage))
+    problems += [f"the number {n} is not in the passage"
+                 for n in dict.fromkeys(numbers_in(text)) if n not in have]
+    flat = compact(passage)
+    names = [*named_terms(text), *_ACRONYM.findall(text)]
+    problems += [f"'{name}' is not in the passage" for name in dict.fromkeys(names)
+                 if compact(name) and compact(name) not in flat]
+    ours, theirs = content_keys(text), set(content_keys(passage))
+    if ours and sum(k in theirs for k in ours) < max(1, len(ours) // 4):
+        problems.append("does not talk about the passage")
+    if SequenceMatcher(None, fold(text), fold(" ".join(passage.split()))).ratio() > 0.85:
+        problems.append("copies the passage instead of explaining it")
+    return problems
