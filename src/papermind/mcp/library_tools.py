@@ -45,7 +45,7 @@ READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 ADD_SUFFIXES = (".pdf", ".txt", ".md")
 
 
-def register(server: MCPServer, rt: Runtime) -> None:  # noqa: C901 - one closure per tool
+def register(server: MCPServer, rt: Runtime) -> None:
     """Add the library tools to ``server``."""
 
     @server.tool(annotations=READ_ONLY)
@@ -121,7 +121,8 @@ def register(server: MCPServer, rt: Runtime) -> None:  # noqa: C901 - one closur
         box = rt.container
         window = await rt.call(lambda: read(box.library.show(paper_id).paper, page, first_line,
                                             last_line))
-        lines, used = [], 0
+        lines: list[LineOut] = []
+        used = 0
         for ln in window.lines:
             used += len(ln.text) + 12
             if used > rt.limit and lines:

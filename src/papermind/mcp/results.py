@@ -23,7 +23,10 @@ class Passage(BaseModel):
     line_start: int = Field(description="first line on `page` (lines are numbered per page)")
     line_end: int = Field(description="last line (on `page_end` when the span crosses pages)")
     page_end: int | None = Field(default=None, description="last page when the span crosses pages")
-    text: str = Field(description="the paper's text of the span (cut when very long)")
+    text: str = Field(description="the span's text (cut when very long): the paper's exact "
+                      "text where a quote or claim was checked; for search hits the indexed "
+                      "passage (whitespace and hyphenation normalised); read_lines gives lines "
+                      "verbatim")
     link: str | None = Field(default=None, description="the web reader at these lines, when "
                              "mcp.reader_url is set")
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from papermind.config import LLMSettings
-from papermind.llm.health import EndpointStatus, RoleRow, check_endpoints, role_table
 from papermind.errors import ConfigError
+from papermind.llm.health import EndpointStatus, RoleRow, check_endpoints, role_table
 from papermind.llm.local import INSTALL_HINT, local_model_name, local_status
 from papermind.workflows.review import panel  # noqa: F401 - registers the panel's roles
 
