@@ -13,7 +13,7 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from papermind.config import EndpointSettings, LLMSettings, SearchSettings, Settings
+from papermind.config import EndpointSettings, LLMSettings, McpSettings, SearchSettings, Settings
 from papermind.llm.testing import fake_gateway
 from papermind.mcp.server import build_server
 from papermind.services import model_setup, qa
@@ -26,14 +26,16 @@ from tests.workflows.deep_qa.fakes import judge
 ENDPOINT = EndpointSettings(base_url="http://127.0.0.1:9/v1", model="unused")
 
 
-def settings(home: Path, *, model: bool = True) -> Settings:
+def settings(home: Path, *, model: bool = True, reader: str | None = None) -> Settings:
     llm = LLMSettings(endpoints={"default": ENDPOINT} if model else {})
-    return Settings(home=home, llm=llm, search=SearchSettings(embedder="hashing"))
+    return Settings(home=home, llm=llm, search=SearchSettings(embedder="hashing"),
+                    mcp=McpSettings(reader_url=reader))
 
 
 @asynccontextmanager
-async def session(home: Path, *, model: bool = True) -> AsyncIterator[Client]:
-    server = build_server(settings(home, model=model))
+async def session(home: Path, *, model: bool = True,
+                  reader: str | None = None) -> AsyncIterator[Client]:
+    server = build_server(settings(home, model=model, reader=reader))
     try:
         async with Client(server) as client:
             yield client
@@ -65,6 +67,18 @@ async def test_ask_answers_with_cited_passages(tmp_path: Path,
     assert citation["verified"] and citation["passage"]["paper_id"] == paper_id
     assert "14,100" in citation["passage"]["text"] and citation["passage"]["page"] == 1
     assert f"p. 1, l. {citation['passage']['line_start']}" in text(result)
+
+
+async def test_passages_link_to_the_web_reader_when_its_url_is_set(tmp_path: Path) -> None:
+    async with session(tmp_path / "home", reader="http://127.0.0.1:8765/") as client:
+        paper_id = await add(client, tmp_path)
+        located = data(await client.call_tool("locate_quote", {
+            "paper_id": paper_id, "quote": "The dataset contains 14,100 tweets"}))
+        info = data(await client.call_tool("get_paper", {"paper_id": paper_id}))
+    spot = located["passage"]
+    assert spot["link"] == (f"http://127.0.0.1:8765/papers/{paper_id}/pages/1"
+                            f"?lines={spot['line_start']}-{spot['line_end']}")
+    assert info["link"] == f"http://127.0.0.1:8765/papers/{paper_id}"
 
 
 async def test_ask_without_any_model_is_a_clear_error(tmp_path: Path,
