@@ -61,12 +61,12 @@ def read_lines(paper: Paper, page: int, first_line: int = 1, last_line: int | No
     lines = paper.page(page).lines
     if not lines:
         return LineWindow(paper, page, [], *_next_page(paper, page))
+    if first_line > len(lines):
+        raise NotFoundError(f"page {page} has {len(lines)} lines, not {first_line}")
     last = len(lines) if last_line is None else last_line
     if first_line < 1 or last < first_line:
         raise InputError(f"no such line range {first_line}-{last} (lines are numbered from 1, "
                          "first_line <= last_line)")
-    if first_line > len(lines):
-        raise NotFoundError(f"page {page} has {len(lines)} lines, not {first_line}")
     end = min(last, len(lines), first_line - 1 + max_lines)
     window = lines[first_line - 1:end]
     next_page, next_line = (page, end + 1) if end < len(lines) else _next_page(paper, page)
