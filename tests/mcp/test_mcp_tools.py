@@ -120,3 +120,18 @@ async def test_http_needs_its_token_when_one_is_set(tmp_path: Path) -> None:
 def test_off_loopback_needs_a_token(cli: CliRunner) -> None:
     refused = cli("mcp", "--http", "--host", "0.0.0.0")
     assert refused.code == 4 and "needs an API token" in refused.err
+
+
+def test_a_long_outline_is_cut_to_the_budget() -> None:
+    from papermind.mcp.results import OutlineEntry, PaperInfo
+    from papermind.mcp.views import fit
+
+    heading = OutlineEntry(section_id="s1", number="1", title="A heading " * 10, level=1,
+                           kind="other", page=1, line=1)
+    info = PaperInfo(paper_id="f" * 64, title="t", authors=[], year=None, pages=1,
+                     source_type="pdf", added_at="2026-01-01T00:00:00", abstract="", doi=None,
+                     arxiv=None, tags=[], collections=[], outline=[heading] * 200, tables=[],
+                     equations=[], truncated=False)
+    small = fit(info, 5000)
+    assert len(small.model_dump_json()) <= 5000 and small.truncated
+    assert 0 < len(small.outline) < 200

@@ -73,12 +73,25 @@ def paper_info(rt: Runtime, record: PaperRecord, paper: Paper,
     truncated = max(len(outline), len(tables), len(equations)) > MAX_ENTRIES
     abstract = cut(paper.abstract, min(4000, rt.limit // 4))
     base = rt.settings.mcp.reader_url
-    return PaperInfo(**row(record).model_dump(), abstract=abstract, doi=paper.doi,
+    info = PaperInfo(**row(record).model_dump(), abstract=abstract, doi=paper.doi,
                      arxiv=paper.arxiv, tags=labels.get("tags", []),
                      collections=labels.get("collections", []), outline=outline[:MAX_ENTRIES],
                      tables=tables[:MAX_ENTRIES], equations=equations[:MAX_ENTRIES],
                      truncated=truncated or abstract != paper.abstract,
                      link=f"{base.rstrip('/')}/papers/{paper.id}" if base else None)
+    return fit(info, rt.limit)
+
+
+def fit(info: PaperInfo, limit: int) -> PaperInfo:
+    """``info`` with its longest list halved until its JSON fits in ``limit`` characters."""
+    lists = ("equations", "tables", "outline")
+    while len(info.model_dump_json()) > limit:
+        name = max(lists, key=lambda n: len(getattr(info, n)))
+        items = getattr(info, name)
+        if not items:
+            break
+        info = info.model_copy(update={name: items[:len(items) // 2], "truncated": True})
+    return info
 
 
 def where(p: Passage) -> str:
