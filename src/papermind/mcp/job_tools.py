@@ -166,6 +166,9 @@ def _citation(rt: Runtime, data: dict[str, Any], limit: int) -> Citation:
 
 
 def answer_text(out: AnswerOut) -> str:
+    if out.status in ("queued", "running"):
+        return (f"job {out.job_id}: {out.status}; follow it with job_status, then read the "
+                "answer with get_report")
     if not out.sentences:
         return f"job {out.job_id}: {out.status}" + (f" ({out.error})" if out.error else "")
 
