@@ -117,8 +117,8 @@ async def follow(rt: Runtime, ctx: Context, job_id: str, wait_s: float) -> JobOu
         if job.finished or anyio.current_time() >= deadline:
             break
         await anyio.sleep(POLL_S)
-    formats = [f for f in FORMATS if job.status == "completed"
-               and (rt.container.report_dir(job.id) / f"report.{f}").is_file()]
+    formats = [] if job.status != "completed" else await rt.call(
+        lambda: [f for f in FORMATS if rt.container.report_file(job.id, f"report.{f}").is_file()])
     return JobOut(job_id=job.id, kind=job.request.kind, status=job.status,
                   paper_id=job.request.paper_id, error=job.error, steps_done=done,
                   formats=formats)
