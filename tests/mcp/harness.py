@@ -31,11 +31,12 @@ def server_env(home: Path, **extra: str) -> dict[str, str]:
 
 
 @asynccontextmanager
-async def http_server(env: dict[str, str], *args: str) -> AsyncIterator[str]:
-    """`papermind mcp --http` on a free loopback port; yields its /mcp URL."""
+async def http_server(env: dict[str, str], *args: str,
+                      home: Path | None = None) -> AsyncIterator[str]:
+    """`papermind [--home HOME] mcp --http` on a free loopback port; yields its /mcp URL."""
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "papermind", "mcp", "--http", "--port",
-                             str(port), *args], env=env, stdout=subprocess.DEVNULL,
+    proc = subprocess.Popen([sys.executable, "-m", "papermind", *home_flag(home), "mcp", "--http",
+                             "--port", str(port), *args], env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + START_TIMEOUT_S
@@ -60,16 +61,21 @@ async def http_server(env: dict[str, str], *args: str) -> AsyncIterator[str]:
 
 
 @asynccontextmanager
-async def connect(transport: str, env: dict[str, str], **options: Any) -> AsyncIterator[Client]:
-    """An MCP client session with a fresh server over ``transport``."""
+async def connect(transport: str, env: dict[str, str], *, home: Path | None = None,
+                  **options: Any) -> AsyncIterator[Client]:
+    """An MCP client session with a fresh server over ``transport`` (``home``: --home)."""
     if transport == "stdio":
-        params = StdioServerParameters(command=sys.executable,
-                                       args=["-m", "papermind", "mcp"], env=env)
+        params = StdioServerParameters(command=sys.executable, env=env,
+                                       args=["-m", "papermind", *home_flag(home), "mcp"])
         async with Client(params, **options) as client:
             yield client
         return
-    async with http_server(env) as url, Client(url, **options) as client:
+    async with http_server(env, home=home) as url, Client(url, **options) as client:
         yield client
+
+
+def home_flag(home: Path | None) -> list[str]:
+    return ["--home", str(home)] if home is not None else []
 
 
 def data(result: CallToolResult) -> Any:

@@ -54,7 +54,7 @@ async def test_library_tools_cite_pages_and_lines(transport: str, library: dict[
         assert set(tools) >= TOOLS
         for tool in tools.values():  # described inputs and a structured output schema
             assert tool.description and tool.output_schema and tool.input_schema["properties"]
-        assert "description" in tools["read_lines"].input_schema["properties"]["last_line"]
+            assert all(p.get("description") for p in tool.input_schema["properties"].values())
 
         hits = data(await client.call_tool("search_library", {"query": "how many tweets"}))
         top = hits["hits"][0]
@@ -95,7 +95,10 @@ async def test_library_tools_cite_pages_and_lines(transport: str, library: dict[
 @pytest.mark.parametrize("transport", TRANSPORTS)
 async def test_bad_ids_and_oversized_requests_are_mcp_errors(
         transport: str, library: dict[str, str], home: Path) -> None:
-    async with connect(transport, server_env(home)) as client:
+    env = server_env(home)
+    del env["PAPERMIND_HOME"]  # the library named by --home, as for every command
+    async with connect(transport, env, home=home) as client:
+        assert len(data(await client.call_tool("list_papers", {}))["papers"]) == 2
         bad = await client.call_tool("get_paper", {"paper_id": "deadbeef00"})
         assert bad.is_error and "not found: no paper" in text(bad)
         assert "deadbeef00" in text(bad) and "Traceback" not in text(bad)

@@ -32,7 +32,8 @@ def register(server: MCPServer, rt: Runtime) -> None:
     @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False,
                                              open_world_hint=True))
     @tool_errors
-    async def ask(question: Annotated[str, Field(min_length=1, max_length=2000)],
+    async def ask(question: Annotated[str, Field(min_length=1, max_length=2000,
+                                                   description="the question, in any language")],
                   ctx: Context, paper_ids: Annotated[list[str] | None, Field(
                       default=None, max_length=100, description="only these papers")] = None,
                   deep: Annotated[bool, Field(description="plan sub-questions, search "
@@ -61,7 +62,8 @@ def register(server: MCPServer, rt: Runtime) -> None:
     async def start_job(kind: Annotated[Literal["reading", "review"], Field(
                             description="'reading': deep reading (method, math, experiments, "
                                         "each point checked); 'review': a reviewer panel")],
-                        paper_id: Annotated[str, Field(min_length=4, max_length=200)],
+                        paper_id: Annotated[str, Field(min_length=4, max_length=200,
+                                                      description="library id or unique prefix")],
                         ctx: Context,
                         reviewers: Annotated[Literal["minimal", "full"], Field(
                             description="review panel size")] = "full",

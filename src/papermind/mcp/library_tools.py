@@ -50,7 +50,7 @@ def register(server: MCPServer, rt: Runtime) -> None:
 
     @server.tool(annotations=READ_ONLY)
     @tool_errors
-    async def search_library(query: Query, k: Annotated[int, Field(ge=1, le=50)] = 10,
+    async def search_library(query: Query, k: Annotated[int, Field(ge=1, le=50, description="number of passages")] = 10,
                              paper_ids: Ids = None, tags: Tags = None,
                              collection: Collection = None
                              ) -> Annotated[CallToolResult, SearchResult]:
@@ -78,7 +78,7 @@ def register(server: MCPServer, rt: Runtime) -> None:
                               default=None, max_length=500,
                               description="words the title, authors or file name contain")] = None,
                           tags: Tags = None, collection: Collection = None,
-                          limit: Annotated[int, Field(ge=1, le=200)] = 50
+                          limit: Annotated[int, Field(ge=1, le=200, description="papers at most")] = 50
                           ) -> Annotated[CallToolResult, PaperList]:
         """List the library's papers, newest first (older versions hidden)."""
         from papermind.services.browse import find_papers
@@ -108,8 +108,10 @@ def register(server: MCPServer, rt: Runtime) -> None:
 
     @server.tool(annotations=READ_ONLY)
     @tool_errors
-    async def read_lines(paper_id: PaperId, page: Annotated[int, Field(ge=1, le=100_000)],
-                         first_line: Annotated[int, Field(ge=1, le=100_000)] = 1,
+    async def read_lines(paper_id: PaperId, page: Annotated[int, Field(ge=1, le=100_000,
+                                                                    description="1-based page")],
+                         first_line: Annotated[int, Field(ge=1, le=100_000,
+                                                          description="first line (1-based)")] = 1,
                          last_line: Annotated[int | None, Field(
                              default=None, ge=1, le=100_000,
                              description="default: the page's last line")] = None
