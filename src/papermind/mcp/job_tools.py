@@ -9,7 +9,7 @@ import json
 from typing import Annotated, Any, Literal
 
 import anyio
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
@@ -26,28 +26,42 @@ Wait = Annotated[float, Field(ge=0, le=55, description="seconds to wait for the 
 JobId = Annotated[str, Field(min_length=1, max_length=64, description="id from start_job or ask")]
 
 
-def register(server: MCPServer, rt: Runtime) -> None:
-    """Add the job tools to ``server``."""
+Question = Annotated[str, Field(min_length=1, max_length=2000,
+                                description="the question, in any language")]
+Ids = Annotated[list[str] | None, Field(default=None, max_length=100,
+                                        description="only these papers (ids or prefixes)")]
+Deep = Annotated[bool, Field(description="plan sub-questions, search adaptively, check "
+                             "contradictions before answering (slower)")]
+Kind = Annotated[Literal["reading", "review"], Field(
+    description="'reading': deep reading (method, math, experiments, each point checked); "
+                "'review': a reviewer panel")]
+PaperId = Annotated[str, Field(min_length=4, max_length=200,
+                               description="library id of a paper, or a unique prefix of it")]
+Panel = Annotated[Literal["minimal", "full"], Field(description="review panel size")]
+Format = Annotated[Literal["md", "json", "html"], Field(description="md (default), json or html")]
+STARTS = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=True)
+READS = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
-    @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False,
-                                             open_world_hint=True))
+
+class JobTools:
+    TOOLS = {"ask": STARTS, "start_job": STARTS, "job_status": READS, "get_report": READS}
+    """Tool name (a JobTools method) -> its MCP annotations."""
+
+    def __init__(self, rt: Runtime) -> None:
+        self.rt = rt
+
     @tool_errors
-    async def ask(question: Annotated[str, Field(min_length=1, max_length=2000,
-                                                   description="the question, in any language")],
-                  ctx: Context, paper_ids: Annotated[list[str] | None, Field(
-                      default=None, max_length=100, description="only these papers")] = None,
-                  deep: Annotated[bool, Field(description="plan sub-questions, search "
-                                              "adaptively, check contradictions (slower)")] = False,
-                  wait_s: Wait = 50.0) -> Annotated[CallToolResult, AnswerOut]:
+    async def ask(self, question: Question, ctx: Context, paper_ids: Ids = None,
+                  deep: Deep = False, wait_s: Wait = 50.0) -> Annotated[CallToolResult, AnswerOut]:
         """PaperMind's cited answer from the library: every sentence cites passages (page
         and lines) that code found in the papers, or the answer says the evidence is
         insufficient. Needs a language model (llm settings)."""
         from papermind.domain.job import JobRequest
         from papermind.services.model_setup import require_model
 
+        rt = self.rt
         require_model(rt.settings.llm)
-        box = rt.container
-        ids = [await rt.call(box.papers.resolve, p) for p in paper_ids or []]
+        ids = [await rt.call(rt.container.papers.resolve, p) for p in paper_ids or []]
         job, _ = rt.jobs().submit(JobRequest(kind="question", question=question, deep=deep,
                                              paper_ids=ids))
         status = await follow(rt, ctx, job.id, wait_s)
@@ -56,47 +70,39 @@ def register(server: MCPServer, rt: Runtime) -> None:
             out = answer(rt, job.id, await rt.call(report_data, rt, job.id))
         return views.reply(out, answer_text(out))
 
-    @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False,
-                                             open_world_hint=True))
     @tool_errors
-    async def start_job(kind: Annotated[Literal["reading", "review"], Field(
-                            description="'reading': deep reading (method, math, experiments, "
-                                        "each point checked); 'review': a reviewer panel")],
-                        paper_id: Annotated[str, Field(min_length=4, max_length=200,
-                                                      description="library id or unique prefix")],
-                        ctx: Context,
-                        reviewers: Annotated[Literal["minimal", "full"], Field(
-                            description="review panel size")] = "full",
+    async def start_job(self, kind: Kind, paper_id: PaperId, ctx: Context,
+                        reviewers: Panel = "full",
                         wait_s: Wait = 0.0) -> Annotated[CallToolResult, JobOut]:
         """Start a deep reading or a review of a paper as a background job; follow it with
         job_status and fetch the result with get_report. Needs a language model."""
         from papermind.domain.job import JobRequest
         from papermind.services.model_setup import require_model
 
+        rt = self.rt
         require_model(rt.settings.llm)
         full_id = await rt.call(rt.container.papers.resolve, paper_id)
         job, _ = rt.jobs().submit(JobRequest(kind=kind, paper_id=full_id, reviewers=reviewers))
         out = await follow(rt, ctx, job.id, wait_s)
         return views.reply(out, job_text(out))
 
-    @server.tool(annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False))
     @tool_errors
-    async def job_status(job_id: JobId, ctx: Context,
+    async def job_status(self, job_id: JobId, ctx: Context,
                          wait_s: Wait = 0.0) -> Annotated[CallToolResult, JobOut]:
         """A job's status and finished steps; with wait_s, wait for it (progress meanwhile)."""
-        out = await follow(rt, ctx, job_id, wait_s)
+        out = await follow(self.rt, ctx, job_id, wait_s)
         return views.reply(out, job_text(out))
 
-    @server.tool(annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False))
     @tool_errors
-    async def get_report(job_id: JobId, format: Annotated[Literal["md", "json", "html"], Field(
-                             description="md (default), json or html")] = "md"
-                         ) -> Annotated[CallToolResult, ReportOut]:
+    async def get_report(self, job_id: JobId,
+                         format: Format = "md") -> Annotated[CallToolResult, ReportOut]:
         """A finished job's report (cut to the result budget; `truncated` says so)."""
-        text = await rt.call(report_text, rt, job_id, format)
-        out = ReportOut(job_id=job_id, format=format, text=cut(text, rt.limit),
-                        truncated=len(text) > rt.limit)
+        limit = self.rt.limit
+        text = await self.rt.call(report_text, self.rt, job_id, format)
+        out = ReportOut(job_id=job_id, format=format, text=cut(text, limit),
+                        truncated=len(text) > limit)
         return views.reply(out, out.text)
+
 
 
 async def follow(rt: Runtime, ctx: Context, job_id: str, wait_s: float) -> JobOut:
@@ -185,4 +191,3 @@ def job_text(out: JobOut) -> str:
     steps = f"; done: {', '.join(out.steps_done)}" if out.steps_done else ""
     return (f"job {out.job_id} ({out.kind}): {out.status}{steps}"
             + (f"; error: {out.error}" if out.error else ""))
-

@@ -34,11 +34,18 @@ class PapermindServer(MCPServer[Any]):
         return [*await super().list_resources(), *await resources.listed(self.rt)]
 
 
+TOOL_SETS = (library_tools.LibraryTools, job_tools.JobTools)
+"""Classes whose ``TOOLS`` (method name -> MCP annotations) are the server's tools."""
+
+
 def build_server(settings: Settings) -> PapermindServer:
     """The server over ``settings`` (the CLI's: --home and the environment)."""
     server = PapermindServer(Runtime(settings))
-    for module in (library_tools, job_tools, resources):
-        module.register(server, server.rt)
+    for tool_set in TOOL_SETS:
+        tools = tool_set(server.rt)
+        for name, hints in tools.TOOLS.items():
+            server.add_tool(getattr(tools, name), annotations=hints)
+    resources.register(server, server.rt)
     return server
 
 
