@@ -52,8 +52,8 @@ def hit(rt: Runtime, found: SearchHit, title: str, limit: int) -> Hit | None:
 
 
 def row(record: PaperRecord) -> PaperRow:
-    return PaperRow(paper_id=record.id, title=record.title or record.source_name,
-                    authors=record.authors[:MAX_AUTHORS], year=record.year, pages=record.pages,
+    return PaperRow(paper_id=record.id, title=cut(record.title or record.source_name, 300),
+                    authors=[cut(a, 100) for a in record.authors[:MAX_AUTHORS]], year=record.year, pages=record.pages,
                     source_type=record.source_type, added_at=record.added_at.isoformat())
 
 
