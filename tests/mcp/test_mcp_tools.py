@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -135,3 +137,14 @@ def test_a_long_outline_is_cut_to_the_budget() -> None:
     small = fit(info, 5000)
     assert len(small.model_dump_json()) <= 5000 and small.truncated
     assert 0 < len(small.outline) < 200
+
+
+def test_without_the_sdk_the_command_says_which_extra_to_install(tmp_path: Path) -> None:
+    code = ("import sys; sys.modules['mcp'] = None\n"
+            "from papermind.cli.app import main\n"
+            "sys.argv = ['papermind', 'mcp']\n"
+            "main()\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, env=server_env(tmp_path / "home"))
+    assert run.returncode == 4
+    assert "the MCP SDK is not installed (pip install 'papermind[mcp]')" in run.stderr
