@@ -44,9 +44,6 @@ READS = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
 
 class JobTools:
-    TOOLS = {"ask": STARTS, "start_job": STARTS, "job_status": READS, "get_report": READS}
-    """Tool name (a JobTools method) -> its MCP annotations."""
-
     def __init__(self, rt: Runtime) -> None:
         self.rt = rt
 
@@ -103,6 +100,8 @@ class JobTools:
                         truncated=len(text) > limit)
         return views.reply(out, out.text)
 
+    TOOLS = {ask: STARTS, start_job: STARTS, job_status: READS, get_report: READS}
+    """Each tool (a method) and its MCP annotations."""
 
 
 async def follow(rt: Runtime, ctx: Context, job_id: str, wait_s: float) -> JobOut:

@@ -2,7 +2,7 @@
 
 Each tool is a method: arguments with a described schema (their bounds are the request
 limits), one service call in a worker thread, and a result whose texts fit
-``mcp.max_result_chars``. ``TOOLS`` lists them with their MCP annotations."""
+``mcp.max_result_chars``. ``LibraryTools.TOOLS`` lists them with their MCP annotations."""
 
 from __future__ import annotations
 
@@ -65,11 +65,6 @@ LINE_OVERHEAD = 12
 
 
 class LibraryTools:
-    TOOLS = {"search_library": READ_ONLY, "list_papers": READ_ONLY, "get_paper": READ_ONLY,
-             "read_lines": READ_ONLY, "locate_quote": READ_ONLY, "verify_claim": READ_ONLY,
-             "add_paper": ADDS}
-    """Tool name (a LibraryTools method) -> its MCP annotations."""
-
     def __init__(self, rt: Runtime) -> None:
         self.rt = rt
 
@@ -220,3 +215,9 @@ class LibraryTools:
                     pages=record.pages, version_of=added.version_of)
         return views.reply(out, f"{out.status}: {out.paper_id[:12]} {cut(out.title, 200)} "
                                 f"({out.pages} pages)")
+
+    TOOLS = {search_library: READ_ONLY, list_papers: READ_ONLY, get_paper: READ_ONLY,
+             read_lines: READ_ONLY, locate_quote: READ_ONLY, verify_claim: READ_ONLY,
+             add_paper: ADDS}
+    """Each tool (a method) and its MCP annotations."""
+

@@ -35,7 +35,7 @@ class PapermindServer(MCPServer[Any]):
 
 
 TOOL_SETS = (library_tools.LibraryTools, job_tools.JobTools)
-"""Classes whose ``TOOLS`` (method name -> MCP annotations) are the server's tools."""
+"""Classes whose ``TOOLS`` (method -> MCP annotations) are the server's tools."""
 
 
 def build_server(settings: Settings) -> PapermindServer:
@@ -43,8 +43,8 @@ def build_server(settings: Settings) -> PapermindServer:
     server = PapermindServer(Runtime(settings))
     for tool_set in TOOL_SETS:
         tools = tool_set(server.rt)
-        for name, hints in tools.TOOLS.items():
-            server.add_tool(getattr(tools, name), annotations=hints)
+        for tool, hints in tools.TOOLS.items():
+            server.add_tool(getattr(tools, tool.__name__), annotations=hints)
     resources.register(server, server.rt)
     return server
 
