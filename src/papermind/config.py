@@ -175,6 +175,18 @@ class ApiSettings(BaseModel):
     workers: int = Field(default=2, description="jobs run at once")
 
 
+class McpSettings(BaseModel):
+    """`papermind mcp`: the Model Context Protocol server for assistants."""
+
+    reader_url: str | None = Field(
+        default=None, description="base URL of a running `papermind serve`, e.g. "
+        "http://127.0.0.1:8765: every passage then carries a link into its web reader")
+    port: int = Field(default=8766, description="listen port of `papermind mcp --http`")
+    max_result_chars: int = Field(
+        default=24000, ge=1000, description="most characters of text one tool result carries "
+        "(passages, lines, reports); the rest is cut, and the result says so")
+
+
 class JobsSettings(BaseModel):
     """Where background jobs run: in the API process, or on `papermind worker` processes."""
 
@@ -224,6 +236,7 @@ class Settings(BaseSettings):
     llm: LLMSettings = Field(default_factory=LLMSettings)
     workflows: WorkflowSettings = Field(default_factory=WorkflowSettings)
     api: ApiSettings = Field(default_factory=ApiSettings)
+    mcp: McpSettings = Field(default_factory=McpSettings)
     storage: StorageSettings = Field(default_factory=StorageSettings)
     jobs: JobsSettings = Field(default_factory=JobsSettings)
 

@@ -24,6 +24,7 @@ COMMAND_MODULES = [
     "papermind.cli.review",
     "papermind.cli.models",
     "papermind.cli.serve",
+    "papermind.cli.mcp",
     "papermind.cli.worker",
     "papermind.cli.labels",
     "papermind.cli.imports",

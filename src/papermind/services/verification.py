@@ -52,7 +52,11 @@ def load_paper(library: LibraryService, target: str) -> Paper:
 def locate_quote(library: LibraryService, target: str, quote: str,
                  claim: str | None = None) -> LocateResult:
     """Locate ``quote`` in the paper ``target`` names; check ``claim`` against it if given."""
-    paper = load_paper(library, target)
+    return locate_in(load_paper(library, target), quote, claim)
+
+
+def locate_in(paper: Paper, quote: str, claim: str | None = None) -> LocateResult:
+    """Locate ``quote`` in ``paper``; check ``claim`` against it if given."""
     evidence = GroundingEngine(max_papers=1).ground(paper, quote, claim)
     return LocateResult(paper, evidence, covered_lines(paper, evidence))
 
