@@ -22,6 +22,9 @@ _env = reports.install(Environment(
 
 
 
+_e = reports.md_text  # paper, user and model text: escaped, inert in a Markdown viewer
+
+
 def _t(report: Any) -> Translator:
     """The report's own strings in its language (catalogue domain 'reports')."""
     return translator("reports", report.language)
@@ -65,26 +68,26 @@ def point_status(p: ReadingPoint) -> str:
 
 
 def _point_md(p: ReadingPoint, t: Translator) -> list[str]:
-    out = [f"### {p.id} [{t(point_status(p))}]", "", p.text, ""]
+    out = [f"### {_e(p.id)} [{t(point_status(p))}]", "", _e(p.text), ""]
     details = [("Follows from", p.follows_from), ("Symbols", "; ".join(p.symbols)),
                ("Datasets", ", ".join(p.datasets)), ("Baselines", ", ".join(p.baselines)),
                ("Metrics", ", ".join(p.metrics)), ("Ablations", ", ".join(p.ablations)),
                ("Supports", p.supports)]
-    out += [f"- **{t(name)}:** {value}" for name, value in details if value]
+    out += [f"- **{t(name)}:** {_e(value)}" for name, value in details if value]
     out += [f"- {reports.markdown(e)}" for e in p.evidence] or [f"- {t('(no lines cited)')}"]
     if p.verdict_note:
-        out.append(f"- **{t('Why')} ({p.verdict_by or 'code'}):** {p.verdict_note}")
+        out.append(f"- **{t('Why')} ({_e(p.verdict_by or 'code')}):** {_e(p.verdict_note)}")
     return [*out, ""]
 
 
 def to_markdown(report: ReadingReport) -> str:
     """The report as Markdown: each citation through the one renderer (anchor, status)."""
     v, t = report.verification, _t(report)
-    out = [_t(report)("# Deep reading: {title}", title=report.title or report.paper_id), ""]
+    out = [_t(report)("# Deep reading: {title}", title=_e(report.title or report.paper_id)), ""]
     if report.demo_quality:
         out += [f"> **{reports.DEMO_LABEL}**: answers come from a small offline model; configure an "
                 "endpoint for real quality.", ""]
-    out += [f"- {t('Paper')}: `{report.paper_id}`",
+    out += [f"- {t('Paper')}: {_e(report.paper_id)}",
             f"- {t('Overall credibility')}: **{t(report.credibility).upper()}**",
             "- " + t("Citations: {total}; found {found}; verified (found and supported) "
                      "{verified}; contradicted {contradicted}; not enough {not_enough}; "
@@ -99,17 +102,18 @@ def to_markdown(report: ReadingReport) -> str:
     out += _questions_md(report) + _checks_md(report) + _context_md(report)
     out += _usage_md(report) + _history_md(report)
     if report.warnings:
-        out += [f"## {_t(report)('Warnings')}", ""] + [f"- {w}" for w in report.warnings] + [""]
+        out += [f"## {_t(report)('Warnings')}", ""] + [f"- {_e(w)}" for w in report.warnings] + [""]
     return "\n".join(out).rstrip() + "\n"
 
 
 def _questions_md(report: ReadingReport) -> list[str]:
     out = [f"## {_t(report)('Questions to think further')}", ""]
-    out += [f"{n}. {q.text} (builds on {', '.join(q.builds_on)})" + (f" - {q.why}" if q.why else "")
+    out += [f"{n}. {_e(q.text)} (builds on {_e(', '.join(q.builds_on))})"
+            + (f" - {_e(q.why)}" if q.why else "")
             for n, q in enumerate(report.questions, start=1)] or ["(none)"]
     if report.dropped_questions:
         out += ["", "Dropped questions:"]
-        out += [f"- {d.text} ({d.reason})" for d in report.dropped_questions]
+        out += [f"- {_e(d.text)} ({_e(d.reason)})" for d in report.dropped_questions]
     return [*out, ""]
 
 
@@ -119,18 +123,18 @@ def _checks_md(report: ReadingReport) -> list[str]:
            "|---|---|---|---|---|---|---|"]
     out += [f"| {r.round} | {r.credibility} | {r.found_points}/{r.points} | "
             f"{r.verified_points}/{r.points} | {r.found_quotes}/{r.quotes} | "
-            f"{r.verified_quotes}/{r.quotes} | {'; '.join(r.notes) or '-'} |"
+            f"{r.verified_quotes}/{r.quotes} | {_e('; '.join(r.notes) or '-')} |"
             for r in report.rounds]
     for rev in report.revisions:
-        out += ["", f"### {rev.summary()} (credibility before: {rev.credibility_before})", "",
+        out += ["", f"### {_e(rev.summary())} (credibility before: {rev.credibility_before})", "",
                 "Feedback given to the reader:", ""]
-        out += [f"> {line}" for line in rev.feedback.splitlines()] + [""]
+        out += [f"> {_e(line)}" for line in rev.feedback.splitlines()] + [""]
         for c in rev.changes:
-            ids = f"{c.before_id or '-'} -> {c.after_id or '-'}"
-            text = c.after if c.change == "added" else c.before
-            more = f" => {c.after}" if c.change == "revised" and c.after != c.before else ""
+            ids = _e(f"{c.before_id or '-'} -> {c.after_id or '-'}")
+            text = _e(c.after if c.change == "added" else c.before)
+            more = f" => {_e(c.after)}" if c.change == "revised" and c.after != c.before else ""
             out.append(f"- {c.change} {c.kind} ({ids}): {text}{more}"
-                       + (f" [{c.note}]" if c.note else ""))
+                       + (f" [{_e(c.note)}]" if c.note else ""))
     return [*out, ""]
 
 
@@ -139,10 +143,10 @@ def _context_md(report: ReadingReport) -> list[str]:
     head = (f"Condensed (extractive) from {c.paper_tokens} to {c.context_tokens} tokens, budget "
             f"{c.budget_tokens}." if c.condensed
             else f"Full paper given to the reader ({c.paper_tokens} tokens).")
-    out = [f"## {_t(report)('What the reader saw')}", "", head, ""] + [f"- {n}" for n in c.notes]
+    out = [f"## {_t(report)('What the reader saw')}", "", head, ""] + [f"- {_e(n)}" for n in c.notes]
     if c.condensed:
         out += ["", "| section | tokens kept | sentences kept |", "|---|---|---|"]
-        out += [f"| {s.title} | {'omitted' if s.omitted else f'{s.tokens_kept}/{s.tokens_full}'}"
+        out += [f"| {_e(s.title)} | {'omitted' if s.omitted else f'{s.tokens_kept}/{s.tokens_full}'}"
                 f" | {s.sentences_kept}/{s.sentences_full} |" for s in c.sections]
     return [*out, ""]
 
@@ -150,16 +154,17 @@ def _context_md(report: ReadingReport) -> list[str]:
 def _usage_md(report: ReadingReport) -> list[str]:
     u = report.usage
     out = [f"## {_t(report)('Models and token usage')}", ""]
-    out += [f"- {role}: `{model}`" for role, model in report.models.items()]
+    out += [f"- {_e(role)}: {_e(model)}" for role, model in report.models.items()]
     out += [f"- total: {u.tokens_in} in, {u.tokens_out} out, ${u.cost_usd:.4f}", "",
             "| node | calls | tokens in | tokens out |", "|---|---|---|---|"]
-    out += [f"| {n} | {x.calls} | {x.tokens_in} | {x.tokens_out} |" for n, x in u.by_node.items()]
+    out += [f"| {_e(n)} | {x.calls} | {x.tokens_in} | {x.tokens_out} |" for n, x in u.by_node.items()]
     return [*out, ""]
 
 
 def _history_md(report: ReadingReport) -> list[str]:
     out = [f"## {_t(report)('History')}", "", "| node | started | finished | summary |", "|---|---|---|---|"]
-    out += [f"| {h.node} | {h.started} | {h.finished} | {h.summary} |" for h in report.history]
+    out += [f"| {_e(h.node)} | {_e(h.started)} | {_e(h.finished)} | {_e(h.summary)} |"
+            for h in report.history]
     return [*out, ""]
 
 
