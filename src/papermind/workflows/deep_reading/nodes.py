@@ -79,7 +79,8 @@ async def read_deeply(state: ReadingState, runtime: Runtime[ReadingContext]) -> 
     if rewrite:
         previous = describe_points(state.get("points", []), status=True)
         messages = REWRITER.render(paper=paper, previous=fence_untrusted(previous, "ANALYSIS"),
-                                   feedback=state.get("feedback", ""), max_points=ctx.max_points)
+                                   feedback=fence_untrusted(state.get("feedback", ""), "FEEDBACK"),
+                                   max_points=ctx.max_points)
     else:
         messages = READER.render(paper=paper, max_points=ctx.max_points)
     outcome = "kept the previous points" if rewrite else "no points"
@@ -166,7 +167,7 @@ async def ask_questions(state: ReadingState, runtime: Runtime[ReadingContext]) -
                 "warnings": ["questioner: no verified points, so no questions were asked"],
                 "history": _history("questioner", started, "no verified points: skipped")}
     listing = "\n".join(f"{p.id} ({p.kind}): {point_text(p)}" for p in verified)
-    messages = QUESTIONER.render(title=state.get("title", ""), max_questions=ctx.max_questions,
+    messages = QUESTIONER.render(title=fence_untrusted(state.get("title", ""), "TITLE"), max_questions=ctx.max_questions,
                                  points=fence_untrusted(listing, "POINTS"))
     output, warnings = await structured_or_none(
         ctx.gateway, "questioner", messages, questioner_schema([p.id for p in verified]),
