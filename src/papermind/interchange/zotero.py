@@ -120,7 +120,7 @@ class _RawItems:
 
 
 def _item(row: sqlite3.Row, key: str, raw: _RawItems) -> ImportedItem:
-    item_id, notes = row["itemID"], []
+    item_id, notes = row["itemID"], list[str]()
     values = {name: text_value(value, f"field {name!r}", limit_for(name), notes)
               for name, value in raw.fields.get(item_id, {}).items()}
     authors = [_person(first, last, single, f"creator {n} ({kind})", notes)

@@ -93,7 +93,8 @@ def render(db: SqlDatabase, registry: Registry = REGISTRY) -> str:
 def _job_lines(db: SqlDatabase) -> list[str]:
     rows = db.query("SELECT kind, status, COUNT(*) AS n FROM jobs GROUP BY kind, status") \
         if db.has_tables(["jobs"]) else []
-    jobs = {(("kind", str(r["kind"])), ("state", str(r["status"]))): float(r["n"]) for r in rows}
+    jobs: dict[Labels, float] = {(("kind", str(r["kind"])), ("state", str(r["status"]))):
+                                 float(r["n"]) for r in rows}
     queued = sum(n for labels, n in jobs.items() if dict(labels)["state"] == "queued")
     return [*_family("papermind_jobs", "gauge", "Jobs by kind and state", jobs),
             *_family("papermind_queue_depth", "gauge", "Jobs waiting to run", {(): queued})]
