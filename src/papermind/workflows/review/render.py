@@ -97,7 +97,7 @@ def to_markdown(report: ReviewReport) -> str:
     if report.demo_quality:
         out.append(f"> **{reports.DEMO_LABEL}** — configure a real endpoint for useful reviews.")
     if report.findings:
-        out += ["", f"## {_t(report)('Hidden-text findings from ingestion')}", ""]
+        out += ["", f"## {_t(report)('Findings from ingestion: hidden text, instructions to reviewers')}", ""]
         out += [f"- p. {f.page}: {_e(f.kind)}: “{_e(f.text)}” ({_e(f.reason)})"
                 for f in report.findings]
     rec = _LABELS.get(report.recommendation or "", "none")
