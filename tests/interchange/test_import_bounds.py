@@ -8,6 +8,8 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
+import pytest
+
 from papermind.interchange.bibtex import read_bibtex
 from papermind.interchange.zotero import read_zotero
 from papermind.interchange.zotero_prefs import base_folder
@@ -147,3 +149,18 @@ def test_cli_import_of_a_hostile_zotero_sqlite_ends_without_a_traceback(
     result = cli("import", "zotero", folder)
     assert result.code == 2 and "Traceback" not in result.err + result.out
     assert "1 of 2 items failed" in result.err
+
+
+def test_the_base_folder_is_found_in_the_profile_whose_data_dir_is_imported(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    for name, data_dir, base in (("a.default", tmp_path / "Other", "/nope"),
+                                 ("b.work", tmp_path / "Zotero", str(tmp_path / "Papers"))):
+        profile = tmp_path / ".zotero" / "zotero" / name
+        profile.mkdir(parents=True)
+        (profile / "prefs.js").write_text(
+            f'user_pref("extensions.zotero.dataDir", {json.dumps(str(data_dir))});\n'
+            f'user_pref("extensions.zotero.baseAttachmentPath", {json.dumps(base)});\n',
+            encoding="utf-8")
+    assert base_folder(tmp_path / "Zotero") == tmp_path / "Papers"
+    assert base_folder(tmp_path / "Elsewhere") is None
