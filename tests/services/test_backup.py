@@ -79,3 +79,19 @@ def test_cli_backup_and_restore(cli: CliRunner, tmp_path: Path) -> None:
     restored = cli("--home", tmp_path / "other", "restore", tmp_path / "b")
     assert restored.code == 0 and "restored 1 papers" in restored.out
     assert cli("--home", tmp_path / "other", "restore", tmp_path / "b").code != 0
+
+
+def test_restore_force_replaces_a_used_library_and_its_indexes(tmp_path: Path) -> None:
+    with hashing_container(tmp_path / "home") as box:
+        box.library.add_file(paper(tmp_path, 0))
+        backup(box.settings, tmp_path / "b")
+    with hashing_container(tmp_path / "other") as other:
+        other.library.add_file(paper(tmp_path, 5))
+        assert other.search.search("zyxfoxtrotq", mode="bm25")  # its indexes exist now
+        settings = other.settings
+    restore(settings, tmp_path / "b", force=True)
+    with hashing_container(tmp_path / "other") as again:
+        assert [r.title for r in again.papers.list()] == ["Study 0 of zyxalphaq"]
+        assert again.search.search("zyxfoxtrotq", mode="bm25") == []
+        hits = again.search.search("zyxalphaq", mode="bm25")
+        assert hits and again.search.search("zyxalphaq", mode="hybrid")

@@ -72,6 +72,8 @@ def restore(settings: Settings, src: Path, *, force: bool = False) -> BackupSumm
         raise ConflictError(f"{settings.home_dir}: a library is already here",
                             hint="restore into a new --home, or add --force (stop serve first)")
     settings.home_dir.mkdir(parents=True, exist_ok=True)
+    for db in (settings.db_path, settings.checkpoint_path):
+        _clear_beside(db)
     _snapshot(src / LIBRARY, settings.db_path)
     if (src / CHECKPOINTS).is_file():
         _snapshot(src / CHECKPOINTS, settings.checkpoint_path)
@@ -96,6 +98,17 @@ def _snapshot(source: Path, target: Path) -> None:
             closing(sqlite3.connect(partial)) as dst:
         src.backup(dst, pages=1024)
     partial.replace(target)
+
+
+def _clear_beside(db: Path) -> None:
+    """Remove what belongs to the database being replaced: its WAL and journal (their frames
+    would be replayed onto the restored file) and the search indexes built from it (BM25
+    folder, HNSW files: they rebuild from the restored rows)."""
+    for suffix in ("-wal", "-shm", "-journal"):
+        db.with_name(db.name + suffix).unlink(missing_ok=True)
+    shutil.rmtree(db.with_name(db.name + ".bm25"), ignore_errors=True)
+    for index in db.parent.glob(f"{db.name}.*.usearch*"):
+        index.unlink(missing_ok=True)
 
 
 def _stored_files(db: Path) -> set[str]:
