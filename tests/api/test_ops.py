@@ -119,6 +119,8 @@ def test_metrics_parse_and_move_when_a_job_runs(client: httpx.Client) -> None:
 def test_refusal_reasons_are_a_small_fixed_set() -> None:
     assert refusal_reason("a.pdf is an encrypted (password-protected) PDF") == "encrypted"
     assert refusal_reason("b.pdf has 900 pages; the limit is 500") == "too_many_pages"
+    assert refusal_reason("c.pdf: the parser crashed (signal 6)") == "parser_crash"
+    assert refusal_reason("d.pdf: parsing reached its memory limit") == "memory_limit"
     assert refusal_reason("something nobody foresaw") == "other"
 
 

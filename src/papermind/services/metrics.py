@@ -23,7 +23,10 @@ LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0
                    120.0)
 REFUSAL_REASONS: tuple[tuple[str, str], ...] = (
     ("decompression bomb", "decompression_bomb"), ("encrypted", "encrypted"),
-    ("; the limit is", "too_many_pages"), ("too large", "too_large"), ("limit", "too_large"),
+    ("; the limit is", "too_many_pages"), ("cpu", "cpu_limit"), ("memory", "memory_limit"),
+    ("address space", "memory_limit"), ("wall-clock", "time_limit"), ("timed out", "time_limit"),
+    ("crash", "parser_crash"), ("killed", "parser_crash"), ("too large", "too_large"),
+    ("limit", "too_large"),
     ("no text layer", "no_text"), ("no usable text", "no_text"), ("damaged", "damaged"),
     ("without pages", "damaged"), ("is empty", "empty"), ("not a pdf", "wrong_type"),
     ("cannot read", "unreadable"), ("no space left", "disk_full"))
