@@ -203,6 +203,17 @@ class JobsSettings(BaseModel):
         "it below your supervisor's kill timeout, e.g. Kubernetes' 30 s grace period)")
 
 
+class ImportSettings(BaseModel):
+    """Where `papermind import` may take attachments from."""
+
+    zotero_base_dir: Path | None = Field(
+        default=None, description="Zotero's linked-attachment base folder; null = read it from "
+        "Zotero's prefs.js (extensions.zotero.baseAttachmentPath)")
+    zotero_prefs: Path | None = Field(
+        default=None, description="Zotero's prefs.js; null = looked for in Zotero's profile "
+        "folders")
+
+
 class StorageSettings(BaseModel):
     """Where the library lives: the embedded SQLite file, or a PostgreSQL server to scale out."""
 
@@ -239,6 +250,7 @@ class Settings(BaseSettings):
     mcp: McpSettings = Field(default_factory=McpSettings)
     storage: StorageSettings = Field(default_factory=StorageSettings)
     jobs: JobsSettings = Field(default_factory=JobsSettings)
+    imports: ImportSettings = Field(default_factory=ImportSettings)
 
     @property
     def home_dir(self) -> Path:

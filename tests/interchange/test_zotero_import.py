@@ -58,9 +58,16 @@ def test_reader_sees_items_attachments_tags_and_collection_paths(zotero_dir: Pat
     assert sum(bool(i.files) for i in library.items) == 15
 
 
+@pytest.fixture
+def linked_base(box: Container, real_pdfs: list[Path]) -> Path:
+    """Item 14's linked PDF lies in Zotero's linked-attachment base folder (as set in prefs.js)."""
+    box.imports.zotero_base_dir = real_pdfs[14].parent
+    return real_pdfs[14].parent
+
+
 @pytest.mark.slow
 def test_import_adds_15_with_metadata_reports_5_and_a_second_run_adds_nothing(
-        box: Container, zotero_dir: Path) -> None:
+        box: Container, zotero_dir: Path, linked_base: Path) -> None:
     original = hashlib.sha256((zotero_dir / "zotero.sqlite").read_bytes()).hexdigest()
     results = box.imports.import_source("zotero", zotero_dir)
     assert [r.status for r in results].count("added") == 15, [(r.key, r.reason) for r in results]
@@ -92,7 +99,7 @@ def test_import_adds_15_with_metadata_reports_5_and_a_second_run_adds_nothing(
 
 @pytest.mark.slow
 def test_an_interrupted_import_resumes_without_redoing_finished_items(
-        box: Container, zotero_dir: Path) -> None:
+        box: Container, zotero_dir: Path, linked_base: Path) -> None:
     def stop_after_four(done: int, total: int, result: object) -> None:
         if done == 4:
             raise KeyboardInterrupt

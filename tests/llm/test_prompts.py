@@ -36,6 +36,12 @@ def test_mismatched_variables_fail_at_load(declared: set[str]) -> None:
         PromptTemplate.parse(PROMPT, declared)
 
 
+def test_a_placeholder_in_the_system_message_fails_at_load() -> None:
+    with pytest.raises(PromptError, match="system message"):
+        PromptTemplate.parse("## System\nYou review {{title}}.\n\n## User\n{{paper}}",
+                             {"title", "paper"})
+
+
 def test_render_checks_values_and_missing_user_section() -> None:
     template = PromptTemplate.parse(PROMPT, {"title", "paper"})
     with pytest.raises(PromptError, match="missing"):

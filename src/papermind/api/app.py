@@ -9,7 +9,7 @@ from typing import Any
 from fastapi import Depends, FastAPI, Request
 
 from papermind import __version__
-from papermind.api import errors, jobs, papers, search
+from papermind.api import errors, jobs, ops, papers, search
 from papermind.api.guards import FrontDoor, policy_for
 from papermind.api.schemas import Health
 from papermind.api.security import authorize
@@ -55,6 +55,7 @@ def create_app(settings: Settings, *, container: Container | None = None,
     app.include_router(papers.router)
     app.include_router(search.router)
     app.include_router(jobs.router)
+    app.include_router(ops.router)
     mount_web(app)
 
     @app.get("/health", tags=["meta"])

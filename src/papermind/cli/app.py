@@ -30,6 +30,7 @@ COMMAND_MODULES = [
     "papermind.cli.imports",
     "papermind.cli.export",
     "papermind.cli.evaluate",
+    "papermind.cli.backup",
 ]
 
 app = typer.Typer(

@@ -24,6 +24,9 @@ def import_library(
     source: Annotated[str, typer.Argument(metavar="SOURCE", help="zotero or bibtex.")],
     path: Annotated[Path | None, typer.Argument(
         metavar="PATH", help="Zotero data directory (default ~/Zotero) or the .bib file.")] = None,
+    allow_outside: Annotated[bool, typer.Option(
+        "--allow-outside", help="Take attachments outside the Zotero folders or the .bib "
+        "file's folder (they must still be PDFs).")] = False,
     as_json: JsonFlag = False,
 ) -> None:
     """Import papers with their metadata, tags and collections from Zotero or a BibTeX file."""
@@ -31,7 +34,8 @@ def import_library(
 
     if source not in SOURCES:
         raise InputError(f"unknown import source {source!r} (use {' or '.join(SOURCES)})")
-    results = container(ctx).imports.import_source(source, path)
+    results = container(ctx).imports.import_source(source, path,
+                                                      allow_outside=allow_outside)
     if wants_json(ctx, as_json):
         state(ctx).emit_json([result_json(r) for r in results])
     else:
@@ -55,6 +59,8 @@ def results_table(results: list[ImportResult]) -> Table:
         table.add_column(column, overflow="fold")
     for row in results:
         detail = row.reason if row.status in {"failed", "skipped"} else row.title
+        if row.reason and row.status in {"added", "exists"} and row.reason != "imported before":
+            detail += f" ({row.reason})"
         if row.version_of:
             detail += f" (new version of {row.version_of[:12]})"
         table.add_row(escape(row.key), f"[{STATUS_STYLE[row.status]}]{row.status}[/]",

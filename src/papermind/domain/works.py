@@ -63,6 +63,8 @@ class ImportedItem(Frozen):
     tags: list[str] = Field(default_factory=list)
     collections: list[str] = Field(default_factory=list, description="'Parent/Child' paths")
     line: int | None = Field(default=None, description="1-based line in the source file, if any")
+    notes: list[str] = Field(default_factory=list,
+                             description="what reading changed, e.g. an over-long title cut")
 
 
 class ImportProblem(Frozen):

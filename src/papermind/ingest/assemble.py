@@ -33,6 +33,7 @@ from papermind.ingest.pipe_tables import pipe_tables
 from papermind.ingest.references import parse_entry, split_entries, surname
 from papermind.ingest.sections import Heading, find_headings
 from papermind.ingest.tables import find_tables
+from papermind.ingest.visible_instructions import visible_instructions
 
 
 def body_font_size(lines: Sequence[FlowLine]) -> float:
@@ -254,6 +255,6 @@ def build_paper(pages: list[LaidOutPage], findings: Sequence[RawFinding], *, pap
         else pipe_tables(pages, captions),
         references=references, doi=ids.doi, arxiv=ids.arxiv,
         citations=_citations([*paragraphs, *captions], resolver),
-        findings=_findings(findings, pages),
+        findings=[*_findings(findings, pages), *visible_instructions(pages)],
         warnings=list(warnings),
     )

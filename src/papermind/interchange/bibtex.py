@@ -20,6 +20,7 @@ from bibtexparser import model
 from pylatexenc.latex2text import LatexNodes2Text
 
 from papermind.domain.works import ImportedItem, ImportProblem, Person, WorkMetadata
+from papermind.interchange.field_values import LABEL_CHARS, BadValue, limit_for, text_value
 
 _VENUE_FIELDS = ("journal", "booktitle", "series", "howpublished", "school", "institution")
 _EXTRA_FIELDS = ("volume", "number", "pages", "publisher", "address", "isbn", "issn", "note")
@@ -48,13 +49,26 @@ def read_bibtex(text: str, *, base_dir: Path) -> BibtexFile:
         reason = str(getattr(block, "error", "") or "unreadable entry").split("\n")[0]
         out.problems.append(ImportProblem(key=key, line=line, reason=f"line {line}: {reason}"))
     for entry in library.entries:
-        values = {k.lower(): str(f.value) for k, f in entry.fields_dict.items()}
-        out.items.append(ImportedItem(
-            source="bibtex", key=entry.key, metadata=entry_metadata(entry.entry_type, values),
-            files=file_paths(values.get("file", ""), base_dir), tags=_split_list(
-                values.get("keywords", "")), collections=_split_list(values.get("groups", "")),
-            line=(entry.start_line or 0) + 1))
+        line = (entry.start_line or 0) + 1
+        try:
+            out.items.append(_item(entry, base_dir, line))
+        except BadValue as err:
+            out.problems.append(ImportProblem(key=entry.key[:LABEL_CHARS], line=line,
+                                              reason=f"line {line}: {err}"))
     return out
+
+
+def _item(entry: model.Entry, base_dir: Path, line: int) -> ImportedItem:
+    """One entry, its values bounded (a cut value is noted on the item)."""
+    notes: list[str] = []
+    values = {k.lower(): text_value(f.value, f"field {k.lower()!r}", limit_for(k), notes)
+              for k, f in entry.fields_dict.items()}
+    return ImportedItem(
+        source="bibtex", key=entry.key[:LABEL_CHARS],
+        metadata=entry_metadata(entry.entry_type, values),
+        files=file_paths(values.get("file", ""), base_dir), tags=_split_list(
+            values.get("keywords", "")), collections=_split_list(values.get("groups", "")),
+        line=line, notes=notes)
 
 
 def entry_metadata(entry_type: str, values: dict[str, str]) -> WorkMetadata:
@@ -145,7 +159,7 @@ def _balanced(text: str) -> bool:
 
 
 def _split_list(value: str) -> list[str]:
-    return [x.strip() for x in re.split(r"[,;]", value) if x.strip()]
+    return [x.strip()[:LABEL_CHARS] for x in re.split(r"[,;]", value) if x.strip()]
 
 
 def metadata_fields(metadata: WorkMetadata) -> tuple[str, dict[str, str]]:

@@ -7,7 +7,9 @@ through Zotero 7): ``items``, ``itemTypes``, ``itemData``/``itemDataValues``/``f
 ``creators``/``itemCreators``/``creatorTypes``, ``tags``/``itemTags``, ``collections``/
 ``collectionItems``, ``itemAttachments`` and ``deletedItems`` (items in the trash are skipped).
 Stored files live in ``storage/<attachment key>/<name>`` (paths written 'storage:<name>');
-linked files are absolute paths.
+linked files are absolute paths or 'attachments:<rel>' below the base folder set in Zotero's
+prefs.js (see ``zotero_prefs``). The file is untrusted input: values that are not text refuse
+their item, over-long ones are cut with a note.
 """
 
 from __future__ import annotations
@@ -24,6 +26,13 @@ from pathlib import Path
 
 from papermind.domain.works import ImportedItem, ImportProblem, Person, WorkMetadata
 from papermind.errors import InputError
+from papermind.interchange.field_values import (
+    LABEL_CHARS,
+    NAME_CHARS,
+    BadValue,
+    limit_for,
+    text_value,
+)
 
 SCHEMA_VERSION = 107
 _SKIPPED_TYPES = ("attachment", "note", "annotation")
@@ -48,14 +57,18 @@ class ZoteroLibrary:
     schema_version: int | None = None
 
 
-def read_zotero(data_dir: Path) -> ZoteroLibrary:
-    """Every regular item of ``data_dir``'s library (those without a PDF too)."""
+def read_zotero(data_dir: Path, *, base_dir: Path | None = None) -> ZoteroLibrary:
+    """Every regular item of ``data_dir``'s library (those without a PDF too).
+
+    ``base_dir`` is Zotero's linked-attachment base folder ('attachments:<rel>' paths are
+    taken from it). An item with a value that is not text (a BLOB) is reported, not read.
+    """
     source = data_dir / "zotero.sqlite"
     if not source.is_file():
         raise ZoteroError(f"{data_dir}: no zotero.sqlite here (is it a Zotero data directory?)")
     with _read_only_copy(source) as conn:
         try:
-            return _read(conn, data_dir)
+            return _read(conn, data_dir, base_dir)
         except sqlite3.DatabaseError as err:
             raise ZoteroError(f"{source}: not a Zotero database ({err})") from err
 
@@ -73,15 +86,13 @@ def _read_only_copy(source: Path) -> Iterator[sqlite3.Connection]:
             yield conn
 
 
-def _read(conn: sqlite3.Connection, data_dir: Path) -> ZoteroLibrary:
-    version = conn.execute("SELECT version FROM version WHERE schema = 'userdata'").fetchone()
-    fields = _fields(conn)
-    creators = _creators(conn)
-    tags = _grouped(conn, "SELECT it.itemID AS id, t.name AS value FROM itemTags it"
-                          " JOIN tags t ON t.tagID = it.tagID ORDER BY t.name")
-    collections = _collections(conn)
-    attachments = _attachments(conn, data_dir)
-    library = ZoteroLibrary(schema_version=int(version["version"]) if version else None)
+def _read(conn: sqlite3.Connection, data_dir: Path, base_dir: Path | None) -> ZoteroLibrary:
+    raw = _RawItems(fields=_fields(conn), creators=_creators(conn),
+                    tags=_grouped(conn, "SELECT it.itemID AS id, t.name AS value FROM itemTags it"
+                                        " JOIN tags t ON t.tagID = it.tagID ORDER BY t.name"),
+                    collections=_collections(conn),
+                    attachments=_attachments(conn, data_dir, base_dir))
+    library = ZoteroLibrary(schema_version=_version(conn))
     placeholders = ",".join("?" * len(_SKIPPED_TYPES))
     rows = conn.execute(
         "SELECT i.itemID, i.key, t.typeName FROM items i JOIN itemTypes t"
@@ -89,36 +100,74 @@ def _read(conn: sqlite3.Connection, data_dir: Path) -> ZoteroLibrary:
         " AND i.itemID NOT IN (SELECT itemID FROM deletedItems) ORDER BY i.itemID",
         _SKIPPED_TYPES).fetchall()
     for row in rows:
-        item_id = row["itemID"]
-        library.items.append(ImportedItem(
-            source="zotero", key=row["key"],
-            metadata=_metadata(row["typeName"], fields.get(item_id, {}), creators.get(item_id, [])),
-            files=attachments.get(item_id, []), tags=tags.get(item_id, []),
-            collections=sorted(collections.get(item_id, []))))
+        key = row["key"] if isinstance(row["key"], str) else f"item {row['itemID']}"
+        try:
+            library.items.append(_item(row, key[:LABEL_CHARS], raw))
+        except BadValue as err:
+            library.problems.append(ImportProblem(key=key[:LABEL_CHARS], reason=str(err)))
     return library
 
 
-def _fields(conn: sqlite3.Connection) -> dict[int, dict[str, str]]:
+@dataclass
+class _RawItems:
+    """Values as stored (any SQLite type), by item id; made text item by item."""
+
+    fields: dict[int, dict[str, object]]
+    creators: dict[int, list[tuple[object, object, bool, str]]]
+    tags: dict[int, list[object]]
+    collections: dict[int, list[str]]
+    attachments: dict[int, list[str]]
+
+
+def _item(row: sqlite3.Row, key: str, raw: _RawItems) -> ImportedItem:
+    item_id, notes = row["itemID"], list[str]()
+    values = {name: text_value(value, f"field {name!r}", limit_for(name), notes)
+              for name, value in raw.fields.get(item_id, {}).items()}
+    authors = [_person(first, last, single, f"creator {n} ({kind})", notes)
+               for n, (first, last, single, kind) in enumerate(raw.creators.get(item_id, []), 1)]
+    tags = [text_value(t, "a tag", LABEL_CHARS, notes) for t in raw.tags.get(item_id, [])]
+    return ImportedItem(
+        source="zotero", key=key, metadata=_metadata(str(row["typeName"]), values, authors),
+        files=raw.attachments.get(item_id, []), tags=[t for t in tags if t.strip()],
+        collections=sorted(raw.collections.get(item_id, [])), notes=notes)
+
+
+def _person(first: object, last: object, single: bool, what: str, notes: list[str]) -> Person:
+    family = text_value(last, f"{what} last name", NAME_CHARS, notes)
+    given = text_value(first, f"{what} first name", NAME_CHARS, notes)
+    return Person(family=family, given="" if single else given)
+
+
+def _version(conn: sqlite3.Connection) -> int | None:
+    row = conn.execute("SELECT version FROM version WHERE schema = 'userdata'").fetchone()
+    try:
+        return int(row["version"]) if row else None
+    except (TypeError, ValueError):
+        return None
+
+
+def _fields(conn: sqlite3.Connection) -> dict[int, dict[str, object]]:
     table = "fieldsCombined" if _has_table(conn, "fieldsCombined") else "fields"
-    out: dict[int, dict[str, str]] = defaultdict(dict)
+    out: dict[int, dict[str, object]] = defaultdict(dict)
     for row in conn.execute(
             f"SELECT d.itemID, f.fieldName, v.value FROM itemData d JOIN {table} f"
             " ON f.fieldID = d.fieldID JOIN itemDataValues v ON v.valueID = d.valueID"):
-        out[row["itemID"]][row["fieldName"]] = str(row["value"])
+        out[row["itemID"]][str(row["fieldName"])] = row["value"]
     return out
 
 
-def _creators(conn: sqlite3.Connection) -> dict[int, list[Person]]:
-    """Authors in order (editors when an item names no author)."""
-    by_item: dict[int, dict[str, list[Person]]] = defaultdict(lambda: defaultdict(list))
+def _creators(conn: sqlite3.Connection) -> dict[int, list[tuple[object, object, bool, str]]]:
+    """Authors in order (editors when an item names no author), as stored."""
+    by_item: dict[int, dict[str, list[tuple[object, object, bool, str]]]] = \
+        defaultdict(lambda: defaultdict(list))
     for row in conn.execute(
             "SELECT ic.itemID, c.firstName, c.lastName, c.fieldMode, ct.creatorType"
             " FROM itemCreators ic JOIN creators c ON c.creatorID = ic.creatorID"
             " JOIN creatorTypes ct ON ct.creatorTypeID = ic.creatorTypeID"
             " ORDER BY ic.itemID, ic.orderIndex"):
         single = row["fieldMode"] == 1  # one-field name (an institution): all in lastName
-        person = Person(family=row["lastName"] or "", given="" if single else row["firstName"] or "")
-        by_item[row["itemID"]][row["creatorType"]].append(person)
+        kind = str(row["creatorType"])
+        by_item[row["itemID"]][kind].append((row["firstName"], row["lastName"], single, kind))
     return {item: kinds.get("author") or kinds.get("editor") or next(iter(kinds.values()))
             for item, kinds in by_item.items()}
 
@@ -126,7 +175,7 @@ def _creators(conn: sqlite3.Connection) -> dict[int, list[Person]]:
 def _collections(conn: sqlite3.Connection) -> dict[int, list[str]]:
     rows = conn.execute("SELECT collectionID, collectionName, parentCollectionID"
                         " FROM collections").fetchall()
-    names = {r["collectionID"]: (r["collectionName"], r["parentCollectionID"]) for r in rows}
+    names = {r["collectionID"]: (_collection_name(r), r["parentCollectionID"]) for r in rows}
 
     def path(collection_id: int) -> str:
         parts: list[str] = []
@@ -144,20 +193,38 @@ def _collections(conn: sqlite3.Connection) -> dict[int, list[str]]:
     return members
 
 
-def _attachments(conn: sqlite3.Connection, data_dir: Path) -> dict[int, list[str]]:
-    """PDF attachment paths by parent item (files that are missing are kept: reported later)."""
+def _collection_name(row: sqlite3.Row) -> str:
+    """A collection's name (a name that is not text is shown as 'collection <id>')."""
+    try:
+        return text_value(row["collectionName"], "a collection name", LABEL_CHARS, [])
+    except BadValue:
+        return f"collection {row['collectionID']}"
+
+
+def _attachments(conn: sqlite3.Connection, data_dir: Path,
+                 base_dir: Path | None) -> dict[int, list[str]]:
+    """PDF attachment paths by parent item (missing files are kept: reported later).
+
+    Stored files are under ``storage/<key>/``; linked files are absolute paths or
+    'attachments:<rel>' below the base folder (kept as written when none is configured).
+    Where a path may be taken from is decided by the importer, not here.
+    """
     out: dict[int, list[str]] = defaultdict(list)
     for row in conn.execute(
             "SELECT a.parentItemID, a.path, a.contentType, i.key FROM itemAttachments a"
             " JOIN items i ON i.itemID = a.itemID WHERE a.parentItemID IS NOT NULL"
             " AND a.itemID NOT IN (SELECT itemID FROM deletedItems) ORDER BY a.itemID"):
-        raw = row["path"] or ""
+        raw, key = row["path"], row["key"]
+        if not isinstance(raw, str) or not isinstance(key, str) or "\x00" in raw:
+            continue
         if row["contentType"] != "application/pdf" and not raw.lower().endswith(".pdf"):
             continue
         if raw.startswith("storage:"):
-            out[row["parentItemID"]].append(str(data_dir / "storage" / row["key"] / raw[8:]))
-        elif raw:  # a linked file; 'attachments:<rel>' (relative to Zotero's base folder,
-            out[row["parentItemID"]].append(raw)  # set in prefs.js) is reported as not found
+            out[row["parentItemID"]].append(str(data_dir / "storage" / key / raw[8:]))
+        elif raw.startswith("attachments:") and base_dir is not None:
+            out[row["parentItemID"]].append(str(base_dir / raw[12:]))
+        elif raw:
+            out[row["parentItemID"]].append(raw)
     return out
 
 
@@ -177,10 +244,10 @@ def _metadata(type_name: str, values: dict[str, str], authors: list[Person]) -> 
         extra={f.lower(): values[f] for f in _EXTRA_FIELDS if values.get(f)})
 
 
-def _grouped(conn: sqlite3.Connection, sql: str) -> dict[int, list[str]]:
-    out: dict[int, list[str]] = defaultdict(list)
+def _grouped(conn: sqlite3.Connection, sql: str) -> dict[int, list[object]]:
+    out: dict[int, list[object]] = defaultdict(list)
     for row in conn.execute(sql):
-        out[row["id"]].append(str(row["value"]))
+        out[row["id"]].append(row["value"])
     return out
 
 

@@ -2,7 +2,8 @@
 
 A prompt file has a ``## System`` section (optional) and a ``## User`` section; anything
 before the first section (a title, notes for maintainers) is not sent. Placeholders are
-``{{name}}``; single braces (JSON examples) are left alone. The variables a prompt uses are
+``{{name}}``, in the user section only (what fills them may be paper or model text, which
+never goes in a system message); single braces (JSON examples) are left alone. The variables a prompt uses are
 declared in code and checked when the file is loaded, so a typo fails at import, not mid-job.
 """
 
@@ -51,7 +52,10 @@ class PromptTemplate:
         sections = _sections(text, name)
         if not sections.get("user", "").strip():
             raise PromptError(f"prompt {name!r} has no '## User' section")
-        found = set(_PLACEHOLDER.findall(sections.get("system", "") + sections["user"]))
+        if in_system := sorted(set(_PLACEHOLDER.findall(sections.get("system", "")))):
+            raise PromptError(f"prompt {name!r} fills {in_system} in its system message: values "
+                              "(paper or model text) go in the user message, fenced")
+        found = set(_PLACEHOLDER.findall(sections["user"]))
         declared = set(variables)
         if found != declared:
             missing = sorted(declared - found)

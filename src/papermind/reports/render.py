@@ -25,6 +25,7 @@ from papermind.reports.citations import (
     status_class,
     status_label,
 )
+from papermind.reports.markdown_text import md_text
 
 DEMO_LABEL = "demo quality: bundled local model"
 """The one label every report and surface shows when a small offline model wrote it."""
@@ -64,10 +65,10 @@ def markdown(item: EvidenceLike, *, details: bool = True) -> str:
     evidence = as_evidence(item)
     label = where(evidence)
     link = f"[{label}]({page_href(evidence.anchor)})" if evidence.anchor is not None else label
-    head = f"{link} — **{_md(status_label(evidence))}**"
+    head = f"{link} — **{md_text(status_label(evidence))}**"
     if not details:
         return head
-    return "\n".join([head, *(f"  - {k}: {_md(v)}" for k, v in _details(evidence))])
+    return "\n".join([head, *(f"  - {k}: {md_text(v)}" for k, v in _details(evidence))])
 
 
 def html(item: EvidenceLike, *, details: bool = True) -> Markup:
@@ -114,16 +115,3 @@ def install(env: Environment) -> Environment:
     env.globals["evidence_json"] = evidence_json
     env.globals["translator"] = translator
     return env
-
-
-def _md(value: str) -> str:
-    """Escape what Markdown would read as markup in a one-line value."""
-    for ch in "\\`*_[]<>|":
-        value = value.replace(ch, "\\" + ch)
-    return " ".join(value.split())
-
-
-def md_text(value: str) -> str:
-    """``value`` (from the paper, a user or a model) safe as Markdown text: markup, HTML
-    tags and link or image syntax escaped on every line, so a viewer shows it as text."""
-    return "\n".join(_md(line) for line in value.splitlines())

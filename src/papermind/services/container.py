@@ -149,7 +149,10 @@ class Container:
         from papermind.library.import_log import ImportLog
         from papermind.services.imports import ImportService
 
-        return ImportService(self.library, self.catalog, ImportLog(self.db))
+        imports = self.settings.imports
+        return ImportService(self.library, self.catalog, ImportLog(self.db),
+                             zotero_base_dir=imports.zotero_base_dir,
+                             zotero_prefs=imports.zotero_prefs)
 
     @cached_property
     def exports(self) -> ExportService:

@@ -3,7 +3,9 @@
 Each item with a PDF is added like any file (same parse, same checks), then given the
 item's metadata (title, authors, year, venue, DOI, arXiv id), tags and collections, and
 keeps the source's key. Items without a PDF are reported as ``skipped``; unreadable ones as
-``failed`` with the reason (and the line, for BibTeX). Finished items are logged, so running
+``failed`` with the reason (and the line, for BibTeX). Attachments are taken only from the
+folders the user pointed at (Zotero's ``storage/`` and linked-file base folder; the .bib
+file's folder) unless outside paths are allowed, and only when they really are PDFs. Finished items are logged, so running
 the same import again adds nothing and an interrupted one resumes where it stopped.
 """
 
@@ -17,8 +19,10 @@ from typing import Literal
 from papermind.domain.works import ImportedItem, ImportProblem, WorkMetadata
 from papermind.errors import InputError
 from papermind.ingest.identifiers import normalize_arxiv, normalize_doi
+from papermind.interchange.attachment_gate import refusal
 from papermind.interchange.bibtex import read_bibtex
 from papermind.interchange.zotero import read_zotero
+from papermind.interchange.zotero_prefs import base_folder
 from papermind.library.import_log import ImportLog
 from papermind.services.catalog import CatalogService
 from papermind.services.library import LibraryService
@@ -45,22 +49,37 @@ class ImportResult:
 ImportProgress = Callable[[int, int, ImportResult], None]
 
 
+@dataclass(frozen=True)
+class ImportSource:
+    """What was read from a source, and the folders its attachments may come from."""
+
+    items: list[ImportedItem]
+    problems: list[ImportProblem]
+    origin: str
+    roots: tuple[Path, ...]
+    allow_outside: bool = False
+
+
 class ImportService:
     """Brings items of Zotero and BibTeX libraries into the PaperMind library."""
 
-    def __init__(self, library: LibraryService, catalog: CatalogService, log: ImportLog) -> None:
+    def __init__(self, library: LibraryService, catalog: CatalogService, log: ImportLog, *,
+                 zotero_base_dir: Path | None = None, zotero_prefs: Path | None = None) -> None:
         self.library = library
         self.catalog = catalog
         self.log = log
+        self.zotero_base_dir = zotero_base_dir
+        self.zotero_prefs = zotero_prefs
 
-    def import_source(self, source: str, path: Path | None, *,
+    def import_source(self, source: str, path: Path | None, *, allow_outside: bool = False,
                       on_item: ImportProgress | None = None) -> list[ImportResult]:
-        """Read ``path`` as ``source`` ('zotero' or 'bibtex') and import every item."""
-        items, problems, origin = self._read(source, path)
-        results = [_problem(p) for p in problems]
-        total = len(items) + len(results)
-        for item in items:
-            results.append(self.import_item(item, origin))
+        """Read ``path`` as ``source`` ('zotero' or 'bibtex') and import every item
+        (attachments outside the source's folders only with ``allow_outside``)."""
+        read = self._read(source, path, allow_outside)
+        results = [_problem(p) for p in read.problems]
+        total = len(read.items) + len(results)
+        for item in read.items:
+            results.append(self.import_item(item, read))
             if on_item is not None:
                 on_item(len(results), total, results[-1])
         if any(r.status == "added" for r in results):
@@ -68,10 +87,11 @@ class ImportService:
         return sorted(results, key=lambda r: (r.line is None, r.line or 0)) \
             if source == "bibtex" else results
 
-    def import_item(self, item: ImportedItem, origin: str) -> ImportResult:
+    def import_item(self, item: ImportedItem, read: ImportSource) -> ImportResult:
         """Add one item's PDF and give the paper the item's metadata, tags and collections."""
-        base = ImportResult(item.key, "failed", title=item.metadata.title, line=item.line)
-        done = self.log.done(item.source, origin, item.key)
+        base = ImportResult(item.key, "failed", title=item.metadata.title, line=item.line,
+                            reason="; ".join(item.notes))
+        done = self.log.done(item.source, read.origin, item.key)
         if done is not None:
             return _replace(base, status="exists", paper_id=done, reason="imported before")
         if not item.files:
@@ -79,11 +99,14 @@ class ImportService:
         present = [f for f in item.files if Path(f).is_file()]
         if not present:
             return _replace(base, reason=f"PDF not found: {item.files[0]}")
+        refused = refusal(Path(present[0]), read.roots, allow_outside=read.allow_outside)
+        if refused is not None:
+            return _replace(base, reason=refused, file=present[0])
         added = self.library.add_file(Path(present[0]))
         if added.status == "failed" or added.paper_id is None:
             return _replace(base, reason=added.reason, file=present[0])
         version_of = self._apply(item, added.paper_id) or added.version_of
-        self.log.mark(item.source, origin, item.key, added.paper_id)
+        self.log.mark(item.source, read.origin, item.key, added.paper_id)
         return _replace(base, status=added.status, paper_id=added.paper_id, file=present[0],
                         version_of=version_of)
 
@@ -104,12 +127,14 @@ class ImportService:
         self.catalog.labels.add([paper_id], "collection", item.collections)
         return version_of
 
-    def _read(self, source: str, path: Path | None) -> tuple[list[ImportedItem],
-                                                             list[ImportProblem], str]:
+    def _read(self, source: str, path: Path | None, allow_outside: bool) -> ImportSource:
         if source == "zotero":
             folder = (path or DEFAULT_ZOTERO_DIR).expanduser()
-            library = read_zotero(folder)
-            return library.items, library.problems, str(folder.resolve())
+            base = self.zotero_base_dir or base_folder(folder, self.zotero_prefs)
+            library = read_zotero(folder, base_dir=base)
+            roots = (folder / "storage",) + ((base.expanduser(),) if base else ())
+            return ImportSource(library.items, library.problems, str(folder.resolve()), roots,
+                                allow_outside)
         if source == "bibtex":
             if path is None:
                 raise InputError("give the .bib file: `papermind import bibtex FILE.bib`")
@@ -117,7 +142,8 @@ class ImportService:
                 raise InputError(f"{path}: no such file")
             text = path.read_text(encoding="utf-8", errors="replace")
             parsed = read_bibtex(text, base_dir=path.resolve().parent)
-            return parsed.items, parsed.problems, str(path.resolve())
+            return ImportSource(parsed.items, parsed.problems, str(path.resolve()),
+                                (path.resolve().parent,), allow_outside)
         raise InputError(f"unknown import source {source!r} (use {' or '.join(SOURCES)})")
 
 

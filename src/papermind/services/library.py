@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Literal, Protocol
 from papermind.domain import Paper
 from papermind.errors import IngestError, PapermindError
 from papermind.library.papers import PaperRecord, PaperRepository
+from papermind.services.metrics import REGISTRY
 
 if TYPE_CHECKING:
     from papermind.library.coverage import DenseCoverage
@@ -208,6 +209,7 @@ class LibraryService:
         try:
             data = self.parser.read(path)
         except PapermindError as err:
+            REGISTRY.refused(str(err))
             return AddResult(str(path), "failed", reason=str(err),
                              seconds=time.perf_counter() - started)
         result = self.add_bytes(data, path.name, shown=str(path), embed=embed)
@@ -240,6 +242,7 @@ class LibraryService:
             stage("index", 0, 1)
             status = self._store(paper, data)
         except PapermindError as err:
+            REGISTRY.refused(str(err))
             return AddResult(shown, "failed", reason=str(err))
         except Exception:  # one broken file must not stop a batch: report it, without internals
             log.warning("adding %s failed unexpectedly", shown, exc_info=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +25,7 @@ from papermind.library.embedding_cache import EmbedProgress
 from papermind.library.papers import PaperRepository
 from papermind.library.rerank import CrossEncoderReranker, Reranker
 from papermind.library.search import SearchIndex, SearchOptions
+from papermind.services.metrics import REGISTRY
 
 if TYPE_CHECKING:
     from papermind.llm import Gateway
@@ -116,11 +118,15 @@ class SearchService:
         Without ``paper_ids`` the whole library is searched except older versions of a work
         whose newer version is stored (``superseded``), so they do not crowd the results.
         """
+        started = time.perf_counter()
         ids = [self.papers.resolve(p) for p in paper_ids] if paper_ids else None
         hidden = sorted(self.superseded()) if ids is None else []
-        return self.index.search(query, paper_ids=ids, mode=mode, k=k,
+        hits = self.index.search(query, paper_ids=ids, mode=mode, k=k,
                                  section_kinds=section_kinds, year_min=year_min,
                                  year_max=year_max, exclude_papers=hidden)
+        REGISTRY.observe("papermind_search_latency_seconds", time.perf_counter() - started,
+                         mode=mode)
+        return hits
 
     def reindex(self, *, on_paper: PaperProgress | None = None,
                 on_embed: EmbedProgress | None = None) -> ReindexResult:

@@ -26,8 +26,11 @@ def _prompt(request: dict[str, Any]) -> tuple[str, str]:
 
 
 def _fenced(text: str) -> str:
-    match = _FENCE.search(text)
-    return match.group(2) if match else ""
+    """The paper's fenced text (a reviewer's prompt also fences the editor's task), else the
+    first fenced block (the devil's claims)."""
+    matches = list(_FENCE.finditer(text))
+    chosen = next((m for m in matches if m.group(1) == "PAPER"), matches[0] if matches else None)
+    return chosen.group(2) if chosen else ""
 
 
 def numbered_lines(text: str) -> list[tuple[str, str]]:

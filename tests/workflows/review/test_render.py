@@ -22,7 +22,7 @@ async def _report() -> ReviewReport:
 
 async def test_markdown_has_findings_first_anchors_and_what_did_not_hold() -> None:
     md = to_markdown(await _report())
-    assert md.index("Hidden-text findings") < md.index("## Recommendation")
+    assert md.index("Findings from ingestion") < md.index("## Recommendation")
     assert "pre-review aid" in md and "demo quality: bundled local model" in md
     assert re.search(r"\[p\. \d+, l\. \d+(-\d+)?\]\(/papers/\w+/pages/\d+\?lines=", md)
     missing = md.split("## Not verified: evidence and references")[1].split("## Metrics")[0]

@@ -21,7 +21,7 @@ from papermind.domain.answer import EvidenceItem
 from papermind.domain.chunk import SearchHit
 from papermind.llm import fence_untrusted
 from papermind.workflows.deep_qa.context import QAContext
-from papermind.workflows.deep_qa.nodes.common import PaperCache, ask, prompt
+from papermind.workflows.deep_qa.nodes.common import PaperCache, ask, planned, prompt
 from papermind.workflows.deep_qa.query import keywords
 from papermind.workflows.deep_qa.schemas import DistillOut
 
@@ -70,7 +70,7 @@ async def distill_hits(runtime: Runtime[QAContext], task_id: str, question: str,
     numbered = [grounder.numbered_text(papers.get(h.paper_id), lines)
                 if (lines := hit_lines(papers.get(h.paper_id), h)) else "" for h in hits]
     messages = prompt("distill", _VARS).render(
-        question=question,
+        question=planned(question),
         passages=passages_block(hits, runtime.context.passage_chars, numbered))
     out, notes = await ask(runtime, "distiller", messages, DistillOut, "distill")
     proposed: dict[int, list[tuple[str, str]]] = {}

@@ -67,14 +67,16 @@ def _years(s: Strategy) -> str:
     return f"{s.year_min or '...'}-{s.year_max or '...'}"
 
 
+_e = reports.md_text  # paper, user and model text: escaped, inert in a Markdown viewer
+
+
 def _cell(text: str, limit: int = 220) -> str:
-    text = " ".join(text.split()).replace("|", "\\|")
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    return _e(text, limit)
 
 
 def to_markdown(report: QAReport) -> str:
     """Markdown: anchors 'p. X, l. Y-Z'; unverified items marked UNVERIFIED."""
-    out = [_t(report)("# Question: {question}", question=report.question), ""]
+    out = [_t(report)("# Question: {question}", question=_e(report.question)), ""]
     if report.demo_quality:
         out += [f"> **{reports.DEMO_LABEL}**: a small offline model wrote this; configure an endpoint "
                 "for real quality.", ""]
@@ -82,32 +84,38 @@ def to_markdown(report: QAReport) -> str:
     out += _answer_md(report)
     if report.contradictions:
         out += [f"## {_t(report)('Disagreements between sources')}", ""]
-        out += [f"- {c.first} ({c.first_year or 'n.d.'}, "
-                f"{c.first_anchor.label() if c.first_anchor else 'UNVERIFIED'}) vs {c.second} "
+        out += [f"- {_e(c.first)} ({c.first_year or 'n.d.'}, "
+                f"{c.first_anchor.label() if c.first_anchor else 'UNVERIFIED'}) vs {_e(c.second)} "
                 f"({c.second_year or 'n.d.'}, "
-                f"{c.second_anchor.label() if c.second_anchor else 'UNVERIFIED'}): {c.note}"
+                f"{c.second_anchor.label() if c.second_anchor else 'UNVERIFIED'}): {_e(c.note)}"
                 for c in report.contradictions] + [""]
     out += _tables_md(report)
-    out += [f"## {_t(report)('Steps')}", ""] + [f"{i}. `{s.node}`{f' [{s.task_id}]' if s.task_id else ''}: "
-                               f"{s.summary}" for i, s in enumerate(report.history, 1)] + [""]
+    out += [f"## {_t(report)('Steps')}", ""] + [
+        f"{i}. {_e(s.node)}{_task_tag(s.task_id)}: {_e(s.summary)}"
+        for i, s in enumerate(report.history, 1)] + [""]
     v = report.verification
     out += [f"## {_t(report)('Verification')}", "", f"{v.total} citation(s) in the answer as written: "
             f"{v.found} found, {v.supported} supported (verified), {v.contradicted} "
             f"contradicted, {v.not_enough} not enough, {v.unchecked} unchecked. "
-            f"Stop: {report.stop_reason or '-'}.", ""]
+            f"Stop: {_e(report.stop_reason or '-')}.", ""]
     if report.notes:
-        out += [f"## {_t(report)('Notes')}", ""] + [f"- {n}" for n in report.notes] + [""]
-    out += [f"## {_t(report)('Models and usage')}", ""] + [f"- {role}: {m}" for role, m in report.models.items()]
+        out += [f"## {_t(report)('Notes')}", ""] + [f"- {_e(n)}" for n in report.notes] + [""]
+    out += [f"## {_t(report)('Models and usage')}", ""] + [
+        f"- {_e(role)}: {_e(m)}" for role, m in report.models.items()]
     out += [f"- tokens in/out: {report.usage.get('tokens_in', 0)}/"
             f"{report.usage.get('tokens_out', 0)}, cost ${report.usage.get('cost_usd', 0)}", ""]
     return "\n".join(out)
 
 
+def _task_tag(task_id: str | None) -> str:
+    return f" [{_e(task_id)}]" if task_id else ""
+
+
 def _sentence_md(s: AnswerSentence) -> str:
-    marks = [f"[{c.evidence_id}: {reports.markdown(c.evidence, details=False)}]"
-             for c in s.citations] or [f"[{c}]" for c in s.cites] or ["[no citation]"]
-    flag = "" if s.verified else f" **({sentence_status(s)})**"
-    return f"- {s.text} {' '.join(marks)}{flag}"
+    marks = [f"[{_e(c.evidence_id)}: {reports.markdown(c.evidence, details=False)}]"
+             for c in s.citations] or [f"[{_e(c)}]" for c in s.cites] or ["[no citation]"]
+    flag = "" if s.verified else f" **({_e(sentence_status(s))})**"
+    return f"- {_e(s.text)} {' '.join(marks)}{flag}"
 
 
 def _answer_md(report: QAReport) -> list[str]:
@@ -126,7 +134,7 @@ def _answer_md(report: QAReport) -> list[str]:
 def _where(item: EvidenceItem) -> str:
     if item.kind == "quote":
         return reports.markdown(item.evidence, details=False)
-    return item.value or "external: not in a stored paper"
+    return _e(item.value) if item.value else "external: not in a stored paper"
 
 
 def _tables_md(report: QAReport) -> list[str]:
@@ -135,14 +143,14 @@ def _tables_md(report: QAReport) -> list[str]:
     for t in report.plan:
         o = states.get(t.id)
         result = f"{o.state}: {o.stop_reason}" if o else "-"
-        out.append(f"| {t.id} | {_cell(t.question)} | {t.tool} | "
-                   f"{', '.join(t.depends_on) or '-'} | {_cell(result, 80)} |")
+        out.append(f"| {_e(t.id)} | {_cell(t.question)} | {_e(t.tool)} | "
+                   f"{_e(', '.join(t.depends_on) or '-')} | {_cell(result, 80)} |")
     out += ["", f"## {_t(report)('Search strategies')}", "", "| task | round | mode | why | query | years |",
             "|---|---|---|---|---|---|"]
-    out += [f"| {s.task_id} | {s.round} | {s.mode} | {_cell(s.reason + (' ' + s.note if s.note else ''), 160)} "
+    out += [f"| {_e(s.task_id)} | {s.round} | {_e(s.mode)} | {_cell(s.reason + (' ' + s.note if s.note else ''), 160)} "
             f"| {_cell(s.query, 100)} | {_years(s)} |" for s in report.strategies]
     out += ["", f"## {_t(report)('Evidence')}", "", "| id | task | source | where | quote |", "|---|---|---|---|---|"]
-    out += [f"| {e.id} | {e.task_id} | {_cell(_source(e), 60)} | {_cell(_where(e), 120)} "
+    out += [f"| {_e(e.id)} | {_e(e.task_id)} | {_cell(_source(e), 60)} | {_where(e)} "
             f"| {_cell(e.evidence.quote or e.evidence.matched_text)} |" for e in report.evidence]
     return [*out, ""]
 

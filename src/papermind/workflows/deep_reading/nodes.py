@@ -131,7 +131,8 @@ async def _analyse(state: ReadingState, ctx: ReadingContext,
         paper = fence_untrusted(chunk, "PAPER")
         if rewrite:
             return REWRITER.render(paper=paper, previous=fence_untrusted(previous, "ANALYSIS"),
-                                   feedback=state.get("feedback", ""),
+                                   feedback=fence_untrusted(state.get("feedback", ""),
+                                                            "FEEDBACK"),
                                    max_points=ctx.max_points)
         return READER.render(paper=paper, max_points=ctx.max_points)
     outcome = "kept the previous points" if rewrite else "no points"
@@ -227,7 +228,7 @@ async def ask_questions(state: ReadingState, runtime: Runtime[ReadingContext]) -
     if state.get("extractive"):
         drafts, warnings = await questions.ask_each(ctx.gateway, items, ctx.max_questions)
     else:
-        messages = QUESTIONER.render(title=state.get("title", ""),
+        messages = QUESTIONER.render(title=fence_untrusted(state.get("title", ""), "TITLE"),
                                      max_questions=ctx.max_questions,
                                      points=fence_untrusted(questions.listing(items), "POINTS"))
         output, warnings = await structured_or_none(

@@ -22,6 +22,9 @@ _env = reports.install(Environment(
 
 
 
+_e = reports.md_text  # paper, user and model text: escaped, inert in a Markdown viewer
+
+
 def _t(report: Any) -> Translator:
     """The report's own strings in its language (catalogue domain 'reports')."""
     return translator("reports", report.language)
@@ -76,15 +79,15 @@ def support_by(report: ReadingReport) -> str:
 def _point_md(p: ReadingPoint, t: Translator) -> list[str]:
     if p.source == "extracted":
         return _extracted_md(p, t)
-    out = [f"### {p.id} [{t(point_status(p))}]", "", p.text, ""]
+    out = [f"### {_e(p.id)} [{t(point_status(p))}]", "", _e(p.text), ""]
     details = [("Follows from", p.follows_from), ("Symbols", "; ".join(p.symbols)),
                ("Datasets", ", ".join(p.datasets)), ("Baselines", ", ".join(p.baselines)),
                ("Metrics", ", ".join(p.metrics)), ("Ablations", ", ".join(p.ablations)),
                ("Supports", p.supports)]
-    out += [f"- **{t(name)}:** {value}" for name, value in details if value]
+    out += [f"- **{t(name)}:** {_e(value)}" for name, value in details if value]
     out += [f"- {reports.markdown(e)}" for e in p.evidence] or [f"- {t('(no lines cited)')}"]
     if p.verdict_note:
-        out.append(f"- **{t('Why')} ({p.verdict_by or 'code'}):** {p.verdict_note}")
+        out.append(f"- **{t('Why')} ({_e(p.verdict_by or 'code')}):** {_e(p.verdict_note)}")
     return [*out, ""]
 
 
@@ -92,30 +95,30 @@ def _extracted_md(p: ReadingPoint, t: Translator) -> list[str]:
     """A passage code took from the paper: the paper's text, quoted, then the model's
     checked explanation (or why it is shown quoted only)."""
     out = [f"### {p.id} [{t(point_status(p))}]", ""]
-    out += [f"> {line}" for line in reports.md_text(p.text).splitlines() or [""]] + [""]
+    out += [f"> {line}" for line in _e(p.text).splitlines() or [""]] + [""]
     if p.explanation:
         out.append(f"- **{t('In plain words')}** ({t('model, checked against the passage')}): "
-                   f"{reports.md_text(p.explanation)}")
+                   f"{_e(p.explanation)}")
     elif p.explanation_note:
-        out.append(f"- *{t('Not explained')}: {reports.md_text(p.explanation_note)}*")
+        out.append(f"- *{t('Not explained')}: {_e(p.explanation_note)}*")
     details = [("Symbols", "; ".join(p.symbols)), ("Datasets", ", ".join(p.datasets)),
                ("Baselines", ", ".join(p.baselines)), ("Metrics", ", ".join(p.metrics))]
-    out += [f"- **{t(name)}:** {reports.md_text(value)}" for name, value in details if value]
+    out += [f"- **{t(name)}:** {_e(value)}" for name, value in details if value]
     out += [f"- {reports.markdown(e, details=False)}" for e in p.evidence]
     if p.verdict_note:
         out.append(f"- **{t('Why')} ({p.verdict_by or 'code'}):** "
-                   f"{reports.md_text(p.verdict_note)}")
+                   f"{_e(p.verdict_note)}")
     return [*out, ""]
 
 
 def to_markdown(report: ReadingReport) -> str:
     """The report as Markdown: each citation through the one renderer (anchor, status)."""
     v, t = report.verification, _t(report)
-    out = [_t(report)("# Deep reading: {title}", title=report.title or report.paper_id), ""]
+    out = [_t(report)("# Deep reading: {title}", title=_e(report.title or report.paper_id)), ""]
     if report.demo_quality:
         out += [f"> **{reports.DEMO_LABEL}**: answers come from a small offline model; configure an "
                 "endpoint for real quality.", ""]
-    out += [f"- {t('Paper')}: `{report.paper_id}`",
+    out += [f"- {t('Paper')}: {_e(report.paper_id)}",
             f"- {t('Overall credibility')}: **{t(report.credibility).upper()}**",
             "- " + t("Citations: {total}; found {found}; verified (found and supported) "
                      "{verified}; contradicted {contradicted}; not enough {not_enough}; "
@@ -131,19 +134,19 @@ def to_markdown(report: ReadingReport) -> str:
     out += _questions_md(report) + _checks_md(report) + _context_md(report)
     out += _usage_md(report) + _history_md(report)
     if report.warnings:
-        out += [f"## {_t(report)('Warnings')}", ""] + [f"- {w}" for w in report.warnings] + [""]
+        out += [f"## {_t(report)('Warnings')}", ""] + [f"- {_e(w)}" for w in report.warnings] + [""]
     return "\n".join(out).rstrip() + "\n"
 
 
 def _questions_md(report: ReadingReport) -> list[str]:
     out = [f"## {_t(report)('Questions to think further')}", ""]
-    out += [f"{n}. {reports.md_text(q.text)} (builds on {', '.join(q.builds_on)}"
+    out += [f"{n}. {_e(q.text)} (builds on {', '.join(q.builds_on)}"
             + "".join(f"; {a.label()}" for a in q.anchors) + ")"
-            + (f" - {reports.md_text(q.why)}" if q.why else "")
+            + (f" - {_e(q.why)}" if q.why else "")
             for n, q in enumerate(report.questions, start=1)] or ["(none)"]
     if report.dropped_questions:
         out += ["", "Dropped questions:"]
-        out += [f"- {d.text} ({d.reason})" for d in report.dropped_questions]
+        out += [f"- {_e(d.text)} ({_e(d.reason)})" for d in report.dropped_questions]
     return [*out, ""]
 
 
@@ -153,18 +156,18 @@ def _checks_md(report: ReadingReport) -> list[str]:
            "|---|---|---|---|---|---|---|"]
     out += [f"| {r.round} | {r.credibility} | {r.found_points}/{r.points} | "
             f"{r.verified_points}/{r.points} | {r.found_quotes}/{r.quotes} | "
-            f"{r.verified_quotes}/{r.quotes} | {'; '.join(r.notes) or '-'} |"
+            f"{r.verified_quotes}/{r.quotes} | {_e('; '.join(r.notes) or '-')} |"
             for r in report.rounds]
     for rev in report.revisions:
-        out += ["", f"### {rev.summary()} (credibility before: {rev.credibility_before})", "",
+        out += ["", f"### {_e(rev.summary())} (credibility before: {rev.credibility_before})", "",
                 "Feedback given to the reader:", ""]
-        out += [f"> {line}" for line in rev.feedback.splitlines()] + [""]
+        out += [f"> {_e(line)}" for line in rev.feedback.splitlines()] + [""]
         for c in rev.changes:
-            ids = f"{c.before_id or '-'} -> {c.after_id or '-'}"
-            text = c.after if c.change == "added" else c.before
-            more = f" => {c.after}" if c.change == "revised" and c.after != c.before else ""
+            ids = _e(f"{c.before_id or '-'} -> {c.after_id or '-'}")
+            text = _e(c.after if c.change == "added" else c.before)
+            more = f" => {_e(c.after)}" if c.change == "revised" and c.after != c.before else ""
             out.append(f"- {c.change} {c.kind} ({ids}): {text}{more}"
-                       + (f" [{c.note}]" if c.note else ""))
+                       + (f" [{_e(c.note)}]" if c.note else ""))
     return [*out, ""]
 
 
@@ -174,11 +177,11 @@ def _context_md(report: ReadingReport) -> list[str]:
     out += [f"- {n}" for n in c.notes]
     if c.method == "passages":
         out += ["", "| section | sentences read by code | passages taken |", "|---|---|---|"]
-        out += [f"| {reports.md_text(s.title)} | {s.sentences_full} | {s.passages} |"
+        out += [f"| {_e(s.title)} | {s.sentences_full} | {s.passages} |"
                 for s in c.sections]
     elif c.method in ("sections", "extractive"):
         out += ["", "| section | tokens seen | sentences seen |", "|---|---|---|"]
-        out += [f"| {reports.md_text(s.title)} | "
+        out += [f"| {_e(s.title)} | "
                 f"{'not read' if s.omitted else f'{s.tokens_kept}/{s.tokens_full}'}"
                 f" | {s.sentences_kept}/{s.sentences_full} |" for s in c.sections]
     return [*out, ""]
@@ -202,16 +205,17 @@ def context_head(report: ReadingReport) -> str:
 def _usage_md(report: ReadingReport) -> list[str]:
     u = report.usage
     out = [f"## {_t(report)('Models and token usage')}", ""]
-    out += [f"- {role}: `{model}`" for role, model in report.models.items()]
+    out += [f"- {_e(role)}: {_e(model)}" for role, model in report.models.items()]
     out += [f"- total: {u.tokens_in} in, {u.tokens_out} out, ${u.cost_usd:.4f}", "",
             "| node | calls | tokens in | tokens out |", "|---|---|---|---|"]
-    out += [f"| {n} | {x.calls} | {x.tokens_in} | {x.tokens_out} |" for n, x in u.by_node.items()]
+    out += [f"| {_e(n)} | {x.calls} | {x.tokens_in} | {x.tokens_out} |" for n, x in u.by_node.items()]
     return [*out, ""]
 
 
 def _history_md(report: ReadingReport) -> list[str]:
     out = [f"## {_t(report)('History')}", "", "| node | started | finished | summary |", "|---|---|---|---|"]
-    out += [f"| {h.node} | {h.started} | {h.finished} | {h.summary} |" for h in report.history]
+    out += [f"| {_e(h.node)} | {_e(h.started)} | {_e(h.finished)} | {_e(h.summary)} |"
+            for h in report.history]
     return [*out, ""]
 
 

@@ -111,7 +111,8 @@ async def _review(state: ReviewState, runtime: Runtime[ReviewContext], spec: Rev
     task = next((m.content for m in state.get("messages", [])
                  if m.kind == "task" and m.receiver == role), spec.task)
     text = ctx.grounder.numbered_text(paper, view.lines)  # original line ids
-    prompt = PROMPTS[role].render(task=task, paper=fence_untrusted(text),
+    prompt = PROMPTS[role].render(task=fence_untrusted(task, "EDITOR_TASK"),
+                                  paper=fence_untrusted(text),
                                   max_comments=ctx.max_comments)
     draft, warnings = await structured_or_none(ctx.gateway, role, prompt, ReviewerDraft,
                                                node=role, outcome="no score and no comments")
@@ -213,7 +214,9 @@ async def arbitrate(state: ReviewState, runtime: Runtime[ReviewContext]) -> Upda
     scores = arb.current_scores(state)
     panel, aliases = panel_brief(state, state.get("checks", {}))
     prompt = PROMPTS[META.role].render(panel=fence_untrusted(panel, "PANEL"),
-                                    disagreements=disagreements_brief(disagreements, aliases))
+                                    disagreements=fence_untrusted(
+                                        disagreements_brief(disagreements, aliases),
+                                        "DISAGREEMENTS"))
     try:
         draft, _ = await ask(ctx.gateway, META.role, prompt, MetaDraft, node=META.role,
                              check=lambda d: arb.score_change_errors(d, scores), strict=False)

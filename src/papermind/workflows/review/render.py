@@ -55,8 +55,7 @@ def name_of(report: ReviewReport, role: str) -> str:
     return report.names.get(role, role)
 
 
-def _cell(text: object) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+_e = reports.md_text  # paper, user and model text: escaped, inert in a Markdown viewer
 
 
 def comment_status(c: ReportComment) -> str:
@@ -75,10 +74,12 @@ def comment_status(c: ReportComment) -> str:
 
 
 def _comment_lines(report: ReviewReport, c: ReportComment) -> list[str]:
-    about = f" (on {label_of(report, c.reply_to)})" if c.reply_to else ""
-    refs = "".join(f" [ref {r.cited}: {'in bibliography' if r.resolved else 'NOT in bibliography'}]"
+    about = f" (on {_e(label_of(report, c.reply_to))})" if c.reply_to else ""
+    refs = "".join(f" [ref {_e(r.cited)}: "
+                   f"{'in bibliography' if r.resolved else 'NOT in bibliography'}]"
                    for r in c.references)
-    head = (f"- **{c.label or c.message_id}** {c.kind}{about} [{c.target}] {c.content} "
+    head = (f"- **{_e(c.label or c.message_id)}** {_e(c.kind)}{about} [{_e(c.target)}] "
+            f"{_e(c.content)} "
             f"(confidence {c.confidence:.2f}, weight {c.weight:.2f}; {comment_status(c)}){refs}")
     evidence = [f"  - {reports.markdown(evidence_of(report, e), details=False)}"
                 for e in c.evidence] or ["  - no lines cited"]
@@ -86,33 +87,36 @@ def _comment_lines(report: ReviewReport, c: ReportComment) -> list[str]:
 
 
 def _flag(flag: ReportFlag) -> str:
-    return f"{flag.kind.replace('_', ' ')}: {flag.message}"
+    return f"{flag.kind.replace('_', ' ')}: {_e(flag.message)}"
 
 
 def to_markdown(report: ReviewReport) -> str:
     """Markdown report; each evidence item linked as 'p. X, l. Y-Z' with its status."""
-    out = [_t(report)("# Pre-review: {title}", title=report.title), "", f"> {report.disclaimer}"]
+    out = [_t(report)("# Pre-review: {title}", title=_e(report.title)), "",
+           f"> {_e(report.disclaimer)}"]
     if report.demo_quality:
         out.append(f"> **{reports.DEMO_LABEL}** — configure a real endpoint for useful reviews.")
     if report.findings:
-        out += ["", f"## {_t(report)('Hidden-text findings from ingestion')}", ""]
-        out += [f"- p. {f.page}: {f.kind}: “{f.text}” ({f.reason})" for f in report.findings]
+        out += ["", f"## {_t(report)('Findings from ingestion: hidden text, instructions to reviewers')}", ""]
+        out += [f"- p. {f.page}: {_e(f.kind)}: “{_e(f.text)}” ({_e(f.reason)})"
+                for f in report.findings]
     rec = _LABELS.get(report.recommendation or "", "none")
     out += ["", f"## {_t(report)('Recommendation')}", "",
             f"**{rec}** (confidence {report.recommendation_confidence:.2f}) after "
             f"{report.rounds} adversarial round(s). "
-            f"Panel: {', '.join(name_of(report, role) for role in report.panel)}."]
+            f"Panel: {', '.join(_e(name_of(report, role)) for role in report.panel)}."]
     out += [f"- **flag** {_flag(f)}" for f in report.flags]
-    out += [f"- **warning** {w}" for w in report.warnings]
+    out += [f"- **warning** {_e(w)}" for w in report.warnings]
     if report.editor_summary:
-        out += ["", f"Editor: {report.editor_summary}"]
+        out += ["", f"Editor: {_e(report.editor_summary)}"]
     out += ["", f"## {_t(report)('Scores')}", "", "| reviewer | aspect | original (frozen) | final | change |",
             "|---|---|---|---|---|"]
-    out += [f"| {s.name or s.reviewer} | {s.aspect} | {s.original:g} | {s.final:g} | {_cell(s.change or '-')} |"
+    out += [f"| {_e(s.name or s.reviewer)} | {_e(s.aspect)} | {s.original:g} | {s.final:g} "
+            f"| {_e(s.change or '-')} |"
             for s in report.scores]
     out += ["", f"## {_t(report)('Who said what')}", ""]
     for sender in dict.fromkeys(c.sender for c in report.comments):
-        out += [f"### {name_of(report, sender)}", ""]
+        out += [f"### {_e(name_of(report, sender))}", ""]
         out += [line for c in report.comments if c.sender == sender
                 for line in _comment_lines(report, c)] + [""]
     out += _settled(report) + _plan(report) + _unverified(report) + _metrics(report)
@@ -125,11 +129,12 @@ def _settled(report: ReviewReport) -> list[str]:
     out = [f"## {_t(report)('Disagreements and how they were settled')}", ""]
     for d in report.disagreements:
         a = verdicts.get(d.id)
-        out.append(f"- {d.id} ({d.kind}, round {d.round}): {d.summary} → "
-                   + (f"**{a.verdict}**: {a.reason}" if a else "not arbitrated"))
+        out.append(f"- {_e(d.id)} ({_e(d.kind)}, round {d.round}): {_e(d.summary)} → "
+                   + (f"**{_e(a.verdict)}**: {_e(a.reason)}" if a else "not arbitrated"))
     for change in report.score_changes:
         status = "accepted" if change.accepted else f"REJECTED ({change.rejection})"
-        out.append(f"- score change {name_of(report, change.reviewer)}: {change.label()} — {status}")
+        out.append(f"- score change {_e(name_of(report, change.reviewer))}: "
+                   f"{_e(change.label())} — {_e(status)}")
     return out + ([] if len(out) > 2 else ["- none"]) + [""]
 
 
@@ -138,8 +143,8 @@ def _plan(report: ReviewReport) -> list[str]:
     for item in report.revision_plan:
         where = "; ".join(reports.markdown(evidence_of(report, e), details=False)
                           for e in item.evidence) or "no found lines"
-        out.append(f"{item.priority}. {item.action} (addresses "
-                   f"{', '.join(label_of(report, a) for a in item.addresses) or '-'}; {where})")
+        out.append(f"{item.priority}. {_e(item.action)} (addresses "
+                   f"{', '.join(_e(label_of(report, a)) for a in item.addresses) or '-'}; {where})")
     return out + ([] if report.revision_plan else ["- none"]) + [""]
 
 
@@ -147,10 +152,10 @@ def _unverified(report: ReviewReport) -> list[str]:
     out = [f"## {_t(report)('Not verified: evidence and references')}", ""]
     for u in report.unverified:
         shown = (reports.markdown(evidence_of(report, u.evidence), details=False)
-                 if u.evidence else f"“{u.text}”")
+                 if u.evidence else f"“{_e(u.text)}”")
         what = "cited work NOT in the bibliography" if u.kind == "reference" else "evidence"
-        why = "" if u.evidence else f" — {u.reason}"
-        out.append(f"- {what} in {label_of(report, u.message_id)}: {shown}{why}")
+        why = "" if u.evidence else f" — {_e(u.reason)}"
+        out.append(f"- {what} in {_e(label_of(report, u.message_id))}: {shown}{why}")
     return out + ([] if report.unverified else ["- none"]) + [""]
 
 
@@ -176,11 +181,11 @@ def _usage(report: ReviewReport) -> list[str]:
     out = [f"## {_t(report)('Usage and cost')}", "",
            f"- tokens in {u.get('tokens_in', 0)}, out {u.get('tokens_out', 0)}, "
            f"cost ${float(u.get('cost_usd', 0.0)):.4f}"]
-    out += [f"- {role}: {model}" for role, model in report.models.items()]
+    out += [f"- {_e(role)}: {_e(model)}" for role, model in report.models.items()]
     out += ["", f"## {_t(report)('History')}", ""]
-    out += [f"- {h.get('node')}: {h.get('summary', '')}" for h in report.history]
+    out += [f"- {_e(h.get('node'))}: {_e(h.get('summary', ''))}" for h in report.history]
     if report.signoff:
-        out += ["", f"## {_t(report)('Sign-off')}", "", f"- {report.signoff}"]
+        out += ["", f"## {_t(report)('Sign-off')}", "", f"- {_e(report.signoff)}"]
     return out
 
 

@@ -43,6 +43,12 @@ def earlier_turns(state: QAState) -> str:
             + fence_untrusted(lines, "CONVERSATION"))
 
 
+def planned(text: str, label: str = "SUBQUESTION") -> str:
+    """Text the planner model wrote (a sub-question, its keywords, the working memory),
+    fenced as data like the papers: it reaches other prompts only inside a fence."""
+    return fence_untrusted(text, label)
+
+
 def step(node: str, summary: str, task_id: str | None = None) -> Step:
     """A history entry stamped now."""
     return Step(node=node, at=datetime.now(UTC).isoformat(timespec="seconds"),

@@ -18,6 +18,7 @@ from papermind.workflows.deep_qa.nodes.common import (
     budget_exhausted,
     current_outcome,
     evidence_table,
+    planned,
     prompt,
     step,
     task_of,
@@ -129,7 +130,7 @@ async def assess_sufficiency(state: QAState, runtime: Runtime[QAContext]) -> dic
         stop = f"step bound reached ({ctx.max_steps} steps)"
     else:
         messages = prompt("assess_sufficiency", _ASSESS_VARS).render(
-            question=task.question, evidence=evidence_table(mine[-8:]))
+            question=planned(task.question), evidence=evidence_table(mine[-8:]))
         assessment, notes = await ask(runtime, "checker", messages, Assessment,
                                       "assess_sufficiency")
         stop = _stop_reason(assessment, outcome.retrievals, ctx, runtime)
@@ -158,7 +159,7 @@ async def calculate(state: QAState, runtime: Runtime[QAContext]) -> dict[str, An
     expression, notes = task.expression, list[str]()
     if not expression:
         messages = prompt("calculate", _CALC_VARS).render(
-            question=task.question, evidence=evidence_table(inputs[-8:]))
+            question=planned(task.question), evidence=evidence_table(inputs[-8:]))
         out, notes = await ask(runtime, "planner", messages, ExpressionOut, "calculate")
         expression = out.expression if out else ""
     evidence = list(state.get("evidence", []))

@@ -15,6 +15,7 @@ from papermind.workflows.deep_qa.nodes.common import (
     budget_exhausted,
     current_outcome,
     earlier_turns,
+    planned,
     prompt,
     step,
     task_of,
@@ -83,7 +84,7 @@ async def choose_strategy(state: QAState, runtime: Runtime[QAContext]) -> dict[s
     years = q.year_filter(f"{state['question']} {task.question}",
                           newest_year=runtime.context.newest_year)
     messages = prompt("choose_strategy", _TERMS_VARS).render(
-        query=task.question, keywords=", ".join(words) or "-")
+        query=planned(task.question), keywords=planned(", ".join(words) or "-", "KEYWORDS"))
     out, notes = await ask(runtime, "planner", messages, TermsOut, "choose_strategy")
     related = [t.strip() for t in (out.related_terms if out else [])
                if 0 < len(t.strip()) <= MAX_TERM_CHARS][:MAX_TERMS]
@@ -173,8 +174,8 @@ async def replan(state: QAState, runtime: Runtime[QAContext]) -> dict[str, Any]:
     """Replace a task that found nothing with different sub-questions."""
     task = task_of(state, state.get("current"))
     messages = prompt("replan", _REPLAN_VARS).render(
-        question=state["question"], task=task.question,
-        memory="\n".join(state.get("memory", [])[-6:]) or "(nothing yet)")
+        question=state["question"], task=planned(task.question),
+        memory=planned("\n".join(state.get("memory", [])[-6:]) or "(nothing yet)", "MEMORY"))
     out, notes = await ask(runtime, "planner", messages, PlanOut, "replan")
     existing = state.get("plan", [])
     proposed = [t.to_task(i) for i, t in enumerate(out.tasks if out else [], start=1)]
