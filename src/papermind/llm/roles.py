@@ -21,12 +21,16 @@ class RoleSpec:
     name: str
     parent: str
     temperature: float
+    max_tokens: int | None = None
+    """Seed output cap (a role whose answer is one or two sentences); settings override it."""
 
 
 _CATALOGUE: dict[str, RoleSpec] = {spec.name: spec for spec in (
     RoleSpec("reader", "default", 0.2),
     RoleSpec("checker", "reader", 0.0),
     RoleSpec("questioner", "reader", 0.7),
+    RoleSpec("explainer", "reader", 0.2, max_tokens=160),
+    RoleSpec("question_writer", "questioner", 0.7, max_tokens=96),
     RoleSpec("distiller", "reader", 0.2),
     RoleSpec("reviewer", "default", 0.4),
     RoleSpec("planner", "default", 0.3),
@@ -108,7 +112,9 @@ def resolve_role(settings: LLMSettings, role: str, local_model: str = "") -> Res
     if temperature is None:
         temperature = next((_CATALOGUE[n].temperature for n in chain if n in _CATALOGUE),
                            settings.default_temperature)
-    max_tokens = next((r.max_tokens for r in found if r.max_tokens), settings.default_max_tokens)
+    max_tokens = next((r.max_tokens for r in found if r.max_tokens), None) or next(
+        (seed for n in chain if n in _CATALOGUE and (seed := _CATALOGUE[n].max_tokens)),
+        settings.default_max_tokens)
     model = next((r.model for r in found if r.model), None) or endpoint.model
     return ResolvedRole(role, name, endpoint, model, temperature, max_tokens)
 

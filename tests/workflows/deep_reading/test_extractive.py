@@ -34,16 +34,12 @@ def _passage(messages: list[BaseMessage]) -> str:
 def plain(messages: list[BaseMessage]) -> dict[str, Any]:
     """A faithful explanation: the passage's own content words, reordered and shortened."""
     words = [w for w in re.findall(r"[a-z]{4,}", _passage(messages).lower())][:6]
-    return {"explanation": "In short, this is about " + " and ".join(words) + "."}
+    return {"sentences": ["In short, this is about " + " and ".join(words) + "."]}
 
 
 def invents(messages: list[BaseMessage]) -> dict[str, Any]:
     """An explanation with a number and a name the passage lacks (as a 0.5B model does)."""
-    return {"explanation": "The text reports 92.1% on GLUE, supported."}
-
-
-def repeating(messages: list[BaseMessage]) -> dict[str, Any]:
-    return {"explanation": "It is good. It is good. It is good."}
+    return {"sentences": ["The text reports 92.1% on GLUE, supported."]}
 
 
 def question(messages: list[BaseMessage]) -> dict[str, Any]:
@@ -70,7 +66,7 @@ async def _run(paper: Paper, ctx: ReadingContext) -> RunResult:
 
 
 async def test_offline_points_are_the_papers_text_verified_by_code(paper: Paper) -> None:
-    ctx, gw = _context(paper, {"reader": [plain] * 20, "questioner": [question] * 10})
+    ctx, gw = _context(paper, {"explainer": [plain] * 20, "question_writer": [question] * 10})
     result = await _run(paper, ctx)
     points = result.state["points"]
     assert points and {p.kind for p in points} >= {"method", "experiment", "result"}
@@ -85,7 +81,7 @@ async def test_offline_points_are_the_papers_text_verified_by_code(paper: Paper)
     assert "support decided by code only" in " ".join(result.state["rounds"][0].notes)
     assert result.nodes_run == ["context_loader", "deep_reader", "hallucination_checker",
                                 "questioner"]
-    for call in gw.calls_for(role="reader"):  # one short passage per call, nothing else
+    for call in gw.calls_for(role="explainer"):  # one short passage per call, nothing else
         assert len(call.text) < 2500 and "[p.1]" not in call.text
 
 
@@ -93,11 +89,11 @@ async def test_a_failed_explanation_is_redone_alone_then_dropped(paper: Paper) -
     def picky(messages: list[BaseMessage]) -> dict[str, Any]:
         """Invents on one passage (every time), explains the others faithfully."""
         return invents(messages) if "evaluate on GLUE" in _passage(messages) else plain(messages)
-    ctx, gw = _context(paper, {"reader": [picky] * 30, "questioner": [question] * 10})
+    ctx, gw = _context(paper, {"explainer": [picky] * 30, "question_writer": [question] * 10})
     result = await _run(paper, ctx)
     assert result.nodes_run.count("deep_reader") == 2
     points = result.state["points"]
-    calls = gw.calls_for(role="reader")
+    calls = gw.calls_for(role="explainer")
     assert len(calls) == len(points) + 1  # every passage once, then only the failed one
     assert "evaluate on GLUE" in calls[-1].text
     failed = [p for p in points if not p.explanation]
@@ -112,8 +108,8 @@ async def test_a_failed_explanation_is_redone_alone_then_dropped(paper: Paper) -
 
 async def test_questions_cite_lines_and_generic_or_repeated_ones_are_dropped(
         paper: Paper) -> None:
-    ctx, _ = _context(paper, {"reader": [plain] * 20,
-                              "questioner": [question, generic, question] + [generic] * 8})
+    ctx, _ = _context(paper, {"explainer": [plain] * 20,
+                              "question_writer": [question, generic, question] + [generic] * 8})
     result = await _run(paper, ctx)
     kept = result.state["questions"]
     assert kept and all(q.anchors and q.builds_on for q in kept)
@@ -128,8 +124,8 @@ async def test_a_configured_checker_still_judges_on_top_of_code(paper: Paper) ->
         ids = re.findall(r"\[(C\d+)\] CLAIM", "\n".join(str(m.content) for m in messages))
         return {"verdicts": [{"id": i, "verdict": "supported", "reason": "stated"}
                              for i in ids]}
-    ctx, gw = _context(paper, {"reader": [plain] * 20, "checker": [judge] * 3,
-                               "questioner": [question] * 10}, local=False)
+    ctx, gw = _context(paper, {"explainer": [plain] * 20, "checker": [judge] * 3,
+                               "question_writer": [question] * 10}, local=False)
     result = await _run(paper, ctx)
     assert gw.calls_for(role="checker")
     assert all(p.verdict_by.startswith("checker") for p in result.state["points"])

@@ -13,14 +13,12 @@ import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
-from pydantic import Field
-
 from papermind.domain import Evidence, LineRef
 from papermind.domain.reading import ReadingPoint
 from papermind.grounding.explanations import collapse_repeats, explanation_problems
 from papermind.llm import Gateway, PromptTemplate, fence_untrusted
 from papermind.workflows.deep_reading.passages import Passage
-from papermind.workflows.deep_reading.schemas import _Out
+from papermind.workflows.deep_reading.schemas import _Lists, texts
 from papermind.workflows.model_output import structured_or_none
 
 EXPLAINER = PromptTemplate.load(Path(__file__).parent / "prompts" / "explainer.md",
@@ -32,10 +30,15 @@ WHAT = {"method": "what this passage says the method does",
         "result": "what result this passage reports and what it shows"}
 
 
-class ExplanationOut(_Out):
-    """One plain-language explanation of one passage."""
+class ExplanationOut(_Lists):
+    """One plain-language explanation of one passage: one or two short sentences (a list,
+    so an answer cut at its token limit keeps its finished sentences)."""
 
-    explanation: str = Field(default="", description="one or two short plain sentences")
+    sentences: list[str] = texts(2, 160, "one or two short plain sentences", least=1)
+
+    @property
+    def explanation(self) -> str:
+        return " ".join(s.strip() for s in self.sentences if s.strip())
 
 
 def line_label(lines: tuple[LineRef, ...]) -> str:
@@ -66,7 +69,7 @@ async def explain(gateway: Gateway, point: ReadingPoint, *, node: str) -> tuple[
     """The model's explanation of ``point``'s passage (raw: the checker checks it)."""
     messages = EXPLAINER.render(passage=fence_untrusted(point.text, "PASSAGE"),
                                 what=WHAT[point.kind])
-    output, warnings = await structured_or_none(gateway, "reader", messages, ExplanationOut,
+    output, warnings = await structured_or_none(gateway, "explainer", messages, ExplanationOut,
                                                 node=node, outcome="the passage is shown quoted")
     return (output.explanation.strip() if output else ""), warnings
 

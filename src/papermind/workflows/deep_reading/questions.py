@@ -84,7 +84,7 @@ async def ask_each(gateway: Gateway, items: list[Source], limit: int) -> tuple[
     async def one(source: Source) -> tuple[str, list[str]]:
         messages = WRITER.render(source=fence_untrusted(source.text, "SOURCE"),
                                  what=source.what)
-        out, warnings = await structured_or_none(gateway, "questioner", messages, OneQuestion,
+        out, warnings = await structured_or_none(gateway, "question_writer", messages, OneQuestion,
                                                  node="questioner", outcome="no question")
         return (out.question.strip() if out else ""), warnings
     answers = await asyncio.gather(*(one(s) for s in chosen))

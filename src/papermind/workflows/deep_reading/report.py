@@ -10,6 +10,8 @@ from papermind.domain.reading import NodeUsage, ReadingReport, ReportUsage
 from papermind.llm import Gateway, Usage
 
 ROLES = ("reader", "checker", "questioner")
+EXTRACTIVE_ROLES = ("explainer", "checker", "question_writer")
+"""The roles an extractive reading calls (the checker only when it is not the bundled model)."""
 
 
 def _node_usage(usage: Usage) -> NodeUsage:
@@ -38,7 +40,9 @@ def assemble_report(state: Mapping[str, Any], *, paper_id: str, job_id: str,
     return ReadingReport(
         job_id=job_id, paper_id=paper_id, title=state.get("title", ""),
         demo_quality=gateway.is_demo_quality,
-        models={role: gateway.model_for(role) for role in ROLES}, usage=usage,
+        models={role: gateway.model_for(role)
+                for role in (EXTRACTIVE_ROLES if state.get("extractive") else ROLES)},
+        usage=usage,
         verification=VerificationSummary.of(evidence),
         credibility=state.get("credibility", "medium"), rewrites=state.get("rewrites", 0),
         points=points, **fields)
