@@ -12,10 +12,16 @@ import re
 from difflib import SequenceMatcher
 
 from papermind.grounding.claims import named_terms
-from papermind.grounding.relatedness import content_keys
+from papermind.grounding.relatedness import relatedness
 from papermind.grounding.text import compact, fold, numbers_in
 
 MAX_WORDS = 90
+ABOUT = 0.5
+"""Share of an explanation's content words that must come from its passage: plain words
+may be added, but an explanation mostly made of other words says something else."""
+COPIED = 0.7
+"""Share of an explanation made of runs of 20+ characters copied from the passage above
+which it is a copy, not an explanation."""
 _JUNK = re.compile(r"\blines?\s*:|\b(?:follows_from|builds_on|not_enough)\b|\"\w+\"\s*:|[{}]|"
                    r"\[\s*\d+:\d+|^\s*\d+:\d+")
 _JUDGE = re.compile(r"\b(?:supported|contradicted|the (?:cited )?text (?:reports|says|states))\b",
@@ -74,9 +80,17 @@ def explanation_problems(explanation: str, passage: str) -> list[str]:
     names = [*named_terms(text), *_ACRONYM.findall(text)]
     problems += [f"'{name}' is not in the passage" for name in dict.fromkeys(names)
                  if compact(name) and compact(name) not in flat]
-    ours, theirs = content_keys(text), set(content_keys(passage))
-    if ours and sum(k in theirs for k in ours) < max(1, len(ours) // 4):
-        problems.append("does not talk about the passage")
-    if SequenceMatcher(None, fold(text), fold(" ".join(passage.split()))).ratio() > 0.85:
+    about = relatedness(text, passage)
+    if about.words and about.share < ABOUT:
+        problems.append(f"says things the passage does not ({', '.join(about.missing[:4])})")
+    if copies(text, passage):
         problems.append("copies the passage instead of explaining it")
     return problems
+
+
+def copies(text: str, passage: str) -> bool:
+    """Most of the explanation is the passage's own wording, in order."""
+    ours, theirs = fold(" ".join(text.split())), fold(" ".join(passage.split()))
+    matcher = SequenceMatcher(None, ours, theirs, autojunk=False)
+    copied = sum(block.size for block in matcher.get_matching_blocks() if block.size >= 20)
+    return copied > COPIED * len(ours)

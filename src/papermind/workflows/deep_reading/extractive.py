@@ -106,8 +106,7 @@ def checked_explanation(point: ReadingPoint) -> ReadingPoint:
     if not point.explanation:
         return point.model_copy(update={
             "explanation_note": "no explanation was given: the passage is shown quoted"})
-    passage = " ".join(e.matched_text for e in point.evidence if e.found) or point.text
-    problems = explanation_problems(point.explanation, f"{point.text} {passage}")
+    problems = explanation_problems(point.explanation, point.text)
     if not problems:
         return point.model_copy(update={"explanation": collapse_repeats(point.explanation)})
     return point.model_copy(update={
