@@ -6,11 +6,12 @@ from __future__ import annotations
 import json
 import os
 import secrets
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pydantic import TypeAdapter
 
-from papermind.domain import Paper
+from papermind.domain import Page, Paper
 from papermind.domain.text_layer import PageWords
 from papermind.library.papers import PaperRepository
 
@@ -22,9 +23,11 @@ _PAGES = TypeAdapter(list[PageWords])
 class PageText:
     """Word boxes of stored PDF papers, cached on disk."""
 
-    def __init__(self, papers: PaperRepository, root: Path) -> None:
+    def __init__(self, papers: PaperRepository, root: Path, *,
+                 read_words: Callable[[Path, Sequence[Page]], list[PageWords]]) -> None:
         self.papers = papers
         self.root = root
+        self.read_words = read_words
 
     def words(self, paper: Paper) -> list[PageWords]:
         """Every page's words with boxes; [] for a paper that is not a PDF."""
@@ -35,9 +38,7 @@ class PageText:
             data = json.loads(cached.read_text(encoding="utf-8"))
             if data.get("version") == CACHE_VERSION:
                 return _PAGES.validate_python(data["pages"])
-        from papermind.ingest.page_words import page_words
-
-        pages = page_words(self.papers.file_path(paper.id), paper.pages)
+        pages = self.read_words(self.papers.file_path(paper.id), paper.pages)
         _write_atomically(cached, json.dumps(
             {"version": CACHE_VERSION, "pages": _PAGES.dump_python(pages, mode="json")}))
         return pages
