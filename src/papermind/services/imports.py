@@ -21,7 +21,7 @@ from papermind.interchange.bibtex import read_bibtex
 from papermind.interchange.zotero import read_zotero
 from papermind.library.import_log import ImportLog
 from papermind.services.catalog import CatalogService
-from papermind.services.library import LibraryService
+from papermind.services.library import LibraryService, not_a_file
 
 ImportStatus = Literal["added", "exists", "skipped", "failed"]
 SOURCES = ("zotero", "bibtex")
@@ -78,7 +78,10 @@ class ImportService:
             return _replace(base, status="skipped", reason="no PDF attachment")
         present = [f for f in item.files if Path(f).is_file()]
         if not present:
-            return _replace(base, reason=f"PDF not found: {item.files[0]}")
+            problem = not_a_file(item.files[0])
+            return _replace(base, reason=f"PDF not found: {item.files[0]}"
+                            if problem in (None, "no such file") else
+                            f"the PDF attachment {item.files[0]} {problem}")
         added = self.library.add_file(Path(present[0]))
         if added.status == "failed" or added.paper_id is None:
             return _replace(base, reason=added.reason, file=present[0])

@@ -12,6 +12,7 @@ import hashlib
 import logging
 import os
 import re
+import stat
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -132,10 +133,9 @@ class FileParser:
                               "has details)") from err
 
     def read(self, path: Path) -> bytes:
-        if not path.exists():
-            raise IngestError(f"{path}: no such file")
-        if path.is_dir():
-            raise IngestError(f"{path}: is a folder (use `papermind add` for folders)")
+        problem = not_a_file(path)
+        if problem:
+            raise IngestError(f"{path}: {problem}")
         self._check_size(path.stat().st_size, str(path))
         try:
             return path.read_bytes()
@@ -304,6 +304,25 @@ class LibraryService:
         if callable(prepare):
             prepare(paper_id)
         return self.papers.remove(paper_id, on_removed=self.indexer.remove_paper)
+
+
+def not_a_file(path: Path | str) -> str | None:
+    """Why ``path`` cannot be read as a document (missing, a folder, a FIFO, a device),
+    or None for a regular file. Never opens it: a FIFO would block the reader."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "no such file"
+    except OSError as err:
+        return f"cannot read ({err.strerror or err})"
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "is a folder, not a file (`papermind add` takes folders)"
+    kind = ("a named pipe (FIFO)" if stat.S_ISFIFO(mode) else
+            "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else
+            "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+    return f"is {kind}, not a regular file"
 
 
 def _timed(result: AddResult, started: float) -> AddResult:
