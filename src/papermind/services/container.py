@@ -205,8 +205,9 @@ class Container:
         if not path.is_file():
             data = self.job_store.file(job_id, name)
             if data is not None:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_bytes(data)
+                from papermind.disk_writes import write_atomically
+
+                write_atomically(path, data)
         return path
 
     @cached_property

@@ -19,8 +19,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
+from papermind.disk_writes import storage_fault
 from papermind.domain import Paper
-from papermind.errors import IngestError, PapermindError
+from papermind.errors import IngestError, PapermindError, StorageError
 from papermind.library.papers import PaperRecord, PaperRepository
 
 if TYPE_CHECKING:
@@ -225,7 +226,8 @@ class LibraryService:
             try:
                 self.embed_pending([result.paper_id],
                                    lambda done, total: stage("embed", done, total))
-            except Exception:  # stored and BM25-searchable; dense waits for the next add
+            except Exception as err:  # stored and BM25-searchable; dense waits for the next add
+                _raise_storage_fault(err)
                 log.warning("embedding %s failed; its dense vectors stay pending", result.path,
                             exc_info=True)
         return result
@@ -239,9 +241,12 @@ class LibraryService:
             paper = self.parser.parse_bytes(data, name)
             stage("index", 0, 1)
             status = self._store(paper, data)
+        except StorageError:
+            raise  # the disk, not the file: the batch cannot go on either
         except PapermindError as err:
             return AddResult(shown, "failed", reason=str(err))
-        except Exception:  # one broken file must not stop a batch: report it, without internals
+        except Exception as err:  # one broken file must not stop a batch: report it, without internals
+            _raise_storage_fault(err)
             log.warning("adding %s failed unexpectedly", shown, exc_info=True)
             return AddResult(shown, "failed", reason=f"{name} could not be added (an unexpected "
                              "error; the log has details)")
@@ -304,6 +309,13 @@ class LibraryService:
         if callable(prepare):
             prepare(paper_id)
         return self.papers.remove(paper_id, on_removed=self.indexer.remove_paper)
+
+
+def _raise_storage_fault(err: Exception) -> None:
+    """Re-raise ``err`` when it is a full disk or a failing device (not the file's fault): the
+    edge (CLI, API) names the cause and the place."""
+    if storage_fault(err) is not None:
+        raise err
 
 
 def not_a_file(path: Path | str) -> str | None:

@@ -7,15 +7,17 @@ renders while the others wait for the lock, then find the cached file.
 
 from __future__ import annotations
 
-import os
-import secrets
+import logging
 import shutil
 import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from papermind.errors import NotFoundError
+from papermind.disk_writes import write_atomically
+from papermind.errors import NotFoundError, StorageError
 from papermind.library.papers import PaperRepository
+
+log = logging.getLogger(__name__)
 
 CACHED_SCALES_STEP = 0.25
 """Only scales on this grid are cached, so a client cannot fill the disk with variants."""
@@ -44,7 +46,7 @@ class PageImages:
                 return cached.read_bytes()
             png = self.render(self.papers.file_path(full_id), number, scale)
             if cached is not None:
-                _write_atomically(cached, png)
+                _keep(cached, png)
         return png
 
     def forget(self, paper_id: str) -> None:
@@ -58,8 +60,9 @@ class PageImages:
         return self.root / paper_id / f"{number}@{round(steps) * CACHED_SCALES_STEP:g}.png"
 
 
-def _write_atomically(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temp = path.with_name(f".tmp-{secrets.token_hex(6)}-{path.name}")
-    temp.write_bytes(data)
-    os.replace(temp, path)
+def _keep(path: Path, data: bytes) -> None:
+    """Cache a rendering; on a full disk the page is served uncached (the log says why)."""
+    try:
+        write_atomically(path, data)
+    except StorageError as err:
+        log.warning("page image not cached: %s", err)
