@@ -14,41 +14,21 @@ from pathlib import Path
 import pytest
 
 from tests.cli.pdf_factory import paper_pdf
+from tests.support.tiny_fs import fill, tiny_tmpfs
 
 SMALL_MD = b"# Storage engines\n\nLog-structured merge trees batch writes in memory.\n"
 
 
 @pytest.fixture
 def tiny_fs(tmp_path: Path) -> Iterator[Path]:
-    mount = tmp_path / "tiny"
-    mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(mount)],
-                          capture_output=True, text=True)
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
-    try:
+    with tiny_tmpfs(tmp_path / "tiny") as mount:
         yield mount
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], check=False)
 
 
 def _cli(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PAPERMIND_HOME": str(home), "PAPERMIND_SEARCH__EMBEDDER": "none"}
     return subprocess.run([sys.executable, "-m", "papermind", *args], env=env,
                           capture_output=True, text=True, timeout=300)
-
-
-def _fill(mount: Path) -> Path:
-    """Take every free byte of the file system."""
-    filler = mount / "filler"
-    with open(filler, "wb", buffering=0) as handle:
-        for size in (65536, 4096, 512, 1):
-            try:
-                while True:
-                    handle.write(b"\0" * size)
-            except OSError:
-                pass
-    return filler
 
 
 def _one_line_error(done: subprocess.CompletedProcess[str]) -> str:
@@ -67,7 +47,7 @@ def test_add_on_a_full_disk_fails_in_one_line_and_the_library_stays_usable(
     assert _cli(home, "add", str(first)).returncode == 0
     pdf = paper_pdf(tmp_path / "paper.pdf", "Write Amplification in Practice")
     assert isinstance(pdf, Path)
-    filler = _fill(tiny_fs)
+    filler = fill(tiny_fs)
 
     line = _one_line_error(_cli(home, "add", str(pdf)))
     assert f"no space left on the device at {home}" in line, line

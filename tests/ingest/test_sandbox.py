@@ -19,6 +19,7 @@ from papermind.api.app import create_app
 from papermind.config import IngestSettings, load_settings
 from papermind.errors import IngestError
 from papermind.ingest.sandbox import Limits, ParseSandbox
+from papermind.services.container import Container
 from tests.api.hostile_files import pages_pdf
 from tests.api.server import serve
 from tests.ingest.bomb_files import bomb_pdf, double_flate_zeros, lzw_zeros
@@ -127,3 +128,29 @@ def test_upload_of_a_bomb_is_refused_and_the_server_goes_on(
         image = client.get(f"/api/papers/{added.json()['id']}/pages/1.png")
         assert image.status_code == 200 and image.content.startswith(b"\x89PNG")
         assert [p["id"] for p in client.get("/api/papers").json()] == [added.json()["id"]]
+
+
+def test_the_cpu_limit_refuses_a_parse_that_uses_too_much(tmp_path: Path) -> None:
+    pdf = pages_pdf(tmp_path / "long.pdf", pages=200)  # several CPU seconds to lay out
+    assert isinstance(pdf, Path)
+    sandbox = ParseSandbox(Limits(memory_mb=2048, cpu_s=1, timeout_s=120))
+    try:
+        with pytest.raises(IngestError, match="used more than 1 s of CPU"):
+            sandbox.parse(pdf.read_bytes(), "long.pdf", IngestSettings())
+    finally:
+        sandbox.close()
+
+
+def test_a_batch_add_refuses_the_bomb_and_adds_the_rest(bombs: dict[str, Path], home: Path,
+                                                        tmp_path: Path) -> None:
+    paper = pages_pdf(tmp_path / "paper.pdf", pages=2)
+    assert isinstance(paper, Path)
+    settings = load_settings(home).model_copy(update={"ingest": IngestSettings(
+        max_stream_mb=100_000, max_decoded_mb=100_000, worker_memory_mb=600)})
+    box = Container(settings)
+    try:
+        bomb, added = box.library.add([bombs["flate2-1g"], paper])
+    finally:
+        box.close()
+    assert bomb.status == "failed" and "could not be read: the parser" in bomb.reason
+    assert added.status == "added"
