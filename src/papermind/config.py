@@ -29,8 +29,8 @@ class IngestSettings(BaseModel):
         "below, so a hostile file is refused instead of crashing or exhausting this process "
         "(off: in-process, for debugging only)")
     worker_memory_mb: int = Field(
-        default=2048, description="address-space limit of the parsing worker process, in MiB "
-        "(RLIMIT_AS); a file that needs more is refused")
+        default=1024, description="address-space limit of the parsing worker process, in MiB "
+        "(RLIMIT_AS; real papers peak at 200-260 MiB of it); a file that needs more is refused")
     worker_cpu_s: int = Field(
         default=120, description="CPU seconds one parse or page render may use in the worker "
         "(RLIMIT_CPU); past it the worker is killed and the file refused")
