@@ -8,6 +8,8 @@ Damaged data ends the stream quietly (PDFium decodes what it can; so do we).
 
 from __future__ import annotations
 
+import base64
+import re
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 
@@ -110,29 +112,28 @@ _HEX = frozenset(b"0123456789abcdefABCDEF")
 
 
 def ascii85(chunks: Chunks) -> Iterator[bytes]:
-    group = b""
+    pending = b""
     for chunk in chunks:
-        end = chunk.find(b"~")
-        body = chunk if end < 0 else chunk[:end]
-        for byte in body:
-            if byte == 0x7A and not group:  # 'z': four zero bytes
-                yield b"\0\0\0\0"
-            elif 0x21 <= byte <= 0x75:
-                group += bytes([byte])
-                if len(group) == 5:
-                    yield _a85_group(group, 4)
-                    group = b""
+        end = bytes(chunk).find(b"~")
+        body = pending + _A85_NOISE.sub(b"", bytes(chunk if end < 0 else chunk[:end]))
+        body = body.replace(b"z", b"!!!!!")  # 'z' is four zero bytes
+        whole = len(body) // 5 * 5
+        yield _a85(body[:whole])
+        pending = body[whole:]
         if end >= 0:
             break
-    if len(group) > 1:
-        yield _a85_group(group + b"u" * (5 - len(group)), len(group) - 1)
+    if len(pending) > 1:
+        yield _a85(pending + b"u" * (5 - len(pending)))[:len(pending) - 1]
 
 
-def _a85_group(group: bytes, keep: int) -> bytes:
-    value = 0
-    for byte in group:
-        value = value * 85 + byte - 33
-    return (value & 0xFFFFFFFF).to_bytes(4, "big")[:keep]
+_A85_NOISE = re.compile(rb"[^!-uz]")
+
+
+def _a85(groups: bytes) -> bytes:
+    try:
+        return base64.a85decode(groups)
+    except ValueError:  # a group past 2^32: damaged, as PDFium would stop
+        return b""
 
 
 DECODERS: dict[bytes, Decoder] = {

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from papermind.errors import IngestError
 from papermind.ingest.pdf_filters import decode_chain, decoded_size
 
-_STREAM = re.compile(rb"stream\r?\n")
+_STREAM = re.compile(rb"(?<!end)stream\r?\n")
 _OBJ = re.compile(rb"(\d+)\s+(\d+)\s+obj\b")
 _FILTER = re.compile(rb"/Filter\s*(\[[^\]]*\]|/[A-Za-z0-9]+|\d+\s+\d+\s+R)")
 _LENGTH = re.compile(rb"/Length\s+(\d+)(?!\s+\d+\s+R)")
