@@ -37,6 +37,10 @@ from papermind.ingest.sandbox_wire import read_message, write_message
 
 log = logging.getLogger(__name__)
 
+REPLY_LIMIT = 512 * 2**20
+"""Largest reply accepted from a worker (a parsed paper's JSON, a page's PNG): a worker that
+a hostile file took over cannot make this process allocate more."""
+
 _ERRORS: dict[str, type[PapermindError]] = {
     "IngestError": IngestError, "InputError": InputError, "NotFoundError": NotFoundError}
 """The errors a worker may report by name; anything else is a crash of the parser."""
@@ -126,7 +130,7 @@ class ParseSandbox:
         ready, _, _ = select.select([proc.stdout], [], [], self.limits.timeout_s)
         if not ready:
             raise Refused(f"took longer than {self.limits.timeout_s:g} s")
-        reply = read_message(proc.stdout)
+        reply = read_message(proc.stdout, max_payload=REPLY_LIMIT)
         if reply is None:
             raise Refused(self._death(proc))
         if reply[0].get("error") == "MemoryError":

@@ -17,13 +17,15 @@ def write_message(stream: IO[bytes], header: dict[str, Any], payload: bytes = b"
     stream.flush()
 
 
-def read_message(stream: IO[bytes]) -> tuple[dict[str, Any], bytes] | None:
-    """The next message, or None at the end of the stream (or a cut-off one)."""
+def read_message(stream: IO[bytes], max_payload: int | None = None
+                 ) -> tuple[dict[str, Any], bytes] | None:
+    """The next message, or None at the end of the stream (or a cut-off one, or one whose
+    payload is over ``max_payload`` bytes)."""
     sizes = _read_exactly(stream, 16)
     if sizes is None:
         return None
     head_size, payload_size = int.from_bytes(sizes[:8], "big"), int.from_bytes(sizes[8:], "big")
-    if head_size > _HEADER_LIMIT:
+    if head_size > _HEADER_LIMIT or (max_payload is not None and payload_size > max_payload):
         return None
     head = _read_exactly(stream, head_size)
     payload = _read_exactly(stream, payload_size)
