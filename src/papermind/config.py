@@ -24,6 +24,19 @@ class IngestSettings(BaseModel):
     max_decoded_mb: float = Field(
         default=2048.0, description="largest total of decoded PDF streams, in MiB")
     hidden_font_pt: float = Field(default=2.0, description="text below this size is hidden")
+    isolated: bool = Field(
+        default=True, description="parse and render PDFs in a worker process under the limits "
+        "below, so a hostile file is refused instead of crashing or exhausting this process "
+        "(off: in-process, for debugging only)")
+    worker_memory_mb: int = Field(
+        default=1024, description="address-space limit of the parsing worker process, in MiB "
+        "(RLIMIT_AS; real papers peak at 200-260 MiB of it); a file that needs more is refused")
+    worker_cpu_s: int = Field(
+        default=120, description="CPU seconds one parse or page render may use in the worker "
+        "(RLIMIT_CPU); past it the worker is killed and the file refused")
+    worker_timeout_s: float = Field(
+        default=300.0, description="wall-clock seconds one parse or page render may take; past "
+        "it the worker is killed and the file refused")
 
 
 class SearchSettings(BaseModel):

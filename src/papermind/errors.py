@@ -36,6 +36,11 @@ class ConflictError(PapermindError):
     """The operation conflicts with the current state (e.g. a job already finished)."""
 
 
+class StorageError(PapermindError):
+    """A write failed for a reason of the machine, not of the input: no space left on the
+    device, a read-only file system, an I/O error (``disk_writes.storage_fault``)."""
+
+
 class ConfigError(PapermindError):
     """Settings are missing or inconsistent."""
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -148,5 +149,34 @@ def test_special_characters_and_unbalanced_braces_stay_parseable() -> None:
     assert parse_fields(text)["k"] == fields
     assert escape("a_b") == r"a\_b"
     [item] = read_bibtex(text, base_dir=Path(".")).items
-    assert item.metadata.title == "50% of tweets & the #1 user_name"
+    assert item.metadata.title == "50% of {tweets} & the #1 user_name"
     assert item.metadata.authors == meta.authors
+    assert item.metadata.venue == "Tests } Journal"
+
+
+@pytest.mark.parametrize("title", ["Sets {x | x > 0} and {}", "A } stray { pair", "{", "}{"])
+def test_braces_in_a_title_survive_export_and_import(title: str) -> None:
+    """Braces were turned into parentheses (or dropped) on the way out."""
+    kind, fields = metadata_fields(WorkMetadata(entry_type="article", title=title, year=2020))
+    text = write_bibtex([(kind, "k", fields)])
+    assert parse_fields(text)["k"]["title"] == fields["title"]
+    [item] = read_bibtex(text, base_dir=Path(".")).items
+    assert item.metadata.title == title
+
+
+def test_an_attachment_that_is_a_fifo_folder_or_device_says_so(box: Container,
+                                                                tmp_path: Path) -> None:
+    """It said "PDF not found" for a path that exists; a FIFO must not block the import."""
+    os.mkfifo(tmp_path / "pipe.pdf")
+    (tmp_path / "folder.pdf").mkdir()
+    (tmp_path / "device.pdf").symlink_to("/dev/null")
+    entries = {"pipe": ":pipe.pdf:PDF", "folder": ":folder.pdf:PDF", "device": ":device.pdf:PDF"}
+    bib = tmp_path / "odd.bib"
+    bib.write_text("".join(f"@article{{{key},\n  title = {{Odd {key}}},\n  year = {{2020}},\n"
+                           f"  file = {{{value}}}\n}}\n\n" for key, value in entries.items()),
+                   encoding="utf-8")
+    by_key = {r.key: r for r in box.imports.import_source("bibtex", bib)}
+    assert "is a named pipe (FIFO), not a regular file" in by_key["pipe"].reason
+    assert "is a folder, not a file" in by_key["folder"].reason
+    assert "is a device, not a regular file" in by_key["device"].reason
+    assert all(r.status == "failed" and "not found" not in r.reason for r in by_key.values())

@@ -1,3 +1,5 @@
+from pathlib import Path
+
 from papermind.library.chunking import chunk_paper, count_tokens, index_text, line_anchors
 from tests.library.search_fixtures import make_paper
 
@@ -77,3 +79,26 @@ def test_abstract_without_section_becomes_chunk():
         update={"abstract": "We propose a thing."})
     chunks = chunk_paper(paper)
     assert any(c.section_kind == "abstract" and c.text == "We propose a thing." for c in chunks)
+
+
+def test_a_one_line_pdf_is_stored_with_a_search_chunk(tmp_path: Path, home: Path) -> None:
+    """Its only line became the title, so it had no paragraph and no chunk: never found."""
+    from reportlab.pdfgen import canvas
+
+    from papermind.config import load_settings
+    from papermind.services.container import Container
+
+    pdf = tmp_path / "one.pdf"
+    page = canvas.Canvas(str(pdf))
+    page.drawString(72, 700, "Sparse retrieval with learned term weights beats BM25.")
+    page.save()
+    box = Container(load_settings(home).model_copy(
+        update={"search": load_settings(home).search.model_copy(update={"embedder": "none"})}))
+    [added] = box.library.add([pdf])
+    assert added.status == "added"
+    [chunk] = chunk_paper(box.library.get(added.paper_id or ""))
+    assert chunk.text == "Sparse retrieval with learned term weights beats BM25."
+    assert chunk.anchors[0].page == 1 and chunk.anchors[0].line_start == 1
+    hits = box.search.search("learned term weights", mode="bm25")
+    assert [h.paper_id for h in hits] == [added.paper_id]
+    box.close()

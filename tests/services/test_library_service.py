@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 
 import pytest
@@ -216,3 +217,15 @@ def test_add_bytes_like_an_upload(repo: PaperRepository) -> None:
     too_big = service.add_bytes(b"x" * 101, "big.txt")
     assert too_big.status == "failed" and "too large" in too_big.reason
     assert repo.count() == 1
+
+
+def test_a_fifo_or_device_is_refused_without_reading_it(repo: PaperRepository,
+                                                        tmp_path: Path) -> None:
+    service = LibraryService(repo, FileParser(parse_text, max_file_bytes=10))
+    os.mkfifo(tmp_path / "pipe.pdf")  # reading it would block forever
+    with pytest.raises(IngestError, match="is a named pipe"):
+        service.parse(tmp_path / "pipe.pdf")
+    with pytest.raises(IngestError, match="is a device"):
+        service.parse(Path("/dev/zero"))
+    [result] = service.add([tmp_path / "pipe.pdf"])
+    assert result.status == "failed" and "named pipe" in result.reason

@@ -48,7 +48,7 @@ def create_app(settings: Settings, *, container: Container | None = None,
                   dependencies=[Depends(require_token)])
     app.state.container = box
     app.state.settings = settings
-    errors.install(app)
+    errors.install(app, home=settings.home_dir)
     api = settings.api
     app.add_middleware(FrontDoor, policy=policy_for(api.host, api.allowed_hosts, api.max_body_kb,
                                                     api.max_upload_mb, api.body_timeout_s))

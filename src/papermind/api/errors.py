@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -11,6 +12,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from papermind import errors
+from papermind.disk_writes import storage_fault
 from papermind.services.uploads import PayloadTooLarge, UnsupportedType
 
 log = logging.getLogger("papermind.api")
@@ -23,6 +25,7 @@ STATUS: list[tuple[type[errors.PapermindError], int, str]] = [
     (errors.IngestError, 422, "unreadable-file"),
     (errors.InputError, 400, "bad-input"),
     (errors.ConflictError, 409, "conflict"),
+    (errors.StorageError, 507, "insufficient-storage"),
     (errors.BudgetExceededError, 402, "budget-exceeded"),
     (errors.ProviderError, 502, "model-endpoint-failed"),
     (errors.ConfigError, 500, "configuration"),
@@ -39,8 +42,9 @@ def problem(status: int, kind: str, detail: str, **extra: object) -> JSONRespons
                         headers=headers)
 
 
-def install(app: FastAPI) -> None:
-    """Route every error through ``problem``; never send a stack trace to a client."""
+def install(app: FastAPI, *, home: Path | None = None) -> None:
+    """Route every error through ``problem``; never send a stack trace to a client. A full
+    disk is a 507 naming the place (``home``, the library folder, when the error names none)."""
 
     @app.exception_handler(errors.PapermindError)
     async def _papermind(_: Request, err: errors.PapermindError) -> JSONResponse:
@@ -59,7 +63,7 @@ def install(app: FastAPI) -> None:
     async def _http(_: Request, err: StarletteHTTPException) -> JSONResponse:
         return problem(err.status_code, "http-error", str(err.detail))
 
-    app.add_middleware(CatchUnhandled)
+    app.add_middleware(CatchUnhandled, home=home)
 
 
 class CatchUnhandled:
@@ -69,8 +73,9 @@ class CatchUnhandled:
     the connection: a client's next request on that keep-alive connection then fails.
     """
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, home: Path | None = None) -> None:
         self.app = app
+        self.home = home
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -85,9 +90,14 @@ class CatchUnhandled:
 
         try:
             await self.app(scope, receive, tracked)
-        except Exception:
-            log.exception("unhandled error on %s %s", scope.get("method"), scope.get("path"))
+        except Exception as err:
+            fault = storage_fault(err, self.home)
+            if fault is not None:
+                log.error("%s %s: %s", scope.get("method"), scope.get("path"), fault)
+            else:
+                log.exception("unhandled error on %s %s", scope.get("method"), scope.get("path"))
             if started:
                 raise  # too late for a problem response; uvicorn closes the connection
-            response = problem(500, "internal-error", "internal error; the server log has details")
+            response = problem(507, "insufficient-storage", str(fault)) if fault else \
+                problem(500, "internal-error", "internal error; the server log has details")
             await response(scope, receive, send)

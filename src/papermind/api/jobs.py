@@ -67,15 +67,17 @@ def events(job_id: str, jobs: JobsDep, after: int = Query(0, ge=0, le=2**62)) ->
     return list(jobs.store.events(job_id, after))
 
 
-@router.get("/{job_id}/stream", summary="Server-sent events of node-level progress")
+@router.get("/{job_id}/stream", summary="Server-sent events of node-level progress (a "
+            "reconnecting client's Last-Event-ID resumes after that event)")
 async def stream(job_id: str, request: Request, jobs: JobsDep) -> EventSourceResponse:
     jobs.store.get(job_id)
+    resume = _last_event_id(request.headers.get("last-event-id"))
 
     async def produce() -> AsyncIterator[dict[str, str]]:
         queue = jobs.subscribe(job_id)
         try:
-            last = 0
-            for event in jobs.store.events(job_id):
+            last = resume
+            for event in jobs.store.events(job_id, resume):
                 last = event.seq
                 yield {"event": event.kind, "id": str(event.seq),
                        "data": event.model_dump_json()}
@@ -96,6 +98,12 @@ async def stream(job_id: str, request: Request, jobs: JobsDep) -> EventSourceRes
             jobs.unsubscribe(job_id, queue)
 
     return EventSourceResponse(produce())
+
+
+def _last_event_id(header: str | None) -> int:
+    """The event sequence number a reconnecting client saw last (0: none or unusable)."""
+    value = (header or "").strip()
+    return int(value) if value.isdigit() and len(value) <= 18 else 0
 
 
 @router.post("/{job_id}/cancel", summary="Cancel a queued or running job")

@@ -34,7 +34,7 @@ async def upload(file: UploadFile, container: ContainerDep, settings: SettingsDe
 @router.get("", summary="List the library, newest first; X-Total-Count holds the number of papers")
 def list_papers(container: ContainerDep, response: Response,
                 limit: int = Query(100, ge=1, le=1000),
-                offset: int = Query(0, ge=0, description="papers to skip (for the next page)"),
+                offset: int = Query(0, ge=0, le=2**62, description="papers to skip (for the next page)"),
                 ) -> list[PaperRecordOut]:
     response.headers["X-Total-Count"] = str(container.library.count())
     return [_record(r) for r in container.library.list(limit=limit, offset=offset)]

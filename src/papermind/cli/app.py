@@ -10,8 +10,9 @@ from typing import Annotated
 import typer
 
 from papermind import __version__
-from papermind.cli.context import CliState
+from papermind.cli.context import CliState, library_home
 from papermind.cli.errors import exit_code
+from papermind.disk_writes import storage_fault
 from papermind.errors import PapermindError
 
 COMMAND_MODULES = [
@@ -85,3 +86,9 @@ def main() -> None:
             raise
         show()
         sys.exit(getattr(err, "exit_code", 2))
+    except Exception as err:  # a full disk anywhere: one line, not a traceback
+        fault = storage_fault(err, library_home())
+        if fault is None:
+            raise
+        typer.echo(f"error: {fault}", err=True)
+        sys.exit(exit_code(fault))

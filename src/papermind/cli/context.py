@@ -31,11 +31,20 @@ class CliState:
             from papermind.config import load_settings
 
             self._settings = load_settings(self.home)
+            _HOMES.append(self._settings.home_dir)
         return self._settings
 
     def emit_json(self, payload: Any) -> None:
         """Write machine-readable output to stdout (no Rich markup)."""
         sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2, default=str) + "\n")
+
+
+_HOMES: list[Path] = []
+
+
+def library_home() -> Path | None:
+    """The library folder this invocation uses, once its settings are loaded."""
+    return _HOMES[-1] if _HOMES else None
 
 
 def state(ctx: typer.Context) -> CliState:

@@ -12,6 +12,7 @@ EXIT_CODES: list[tuple[type[errors.PapermindError], int]] = [
     (errors.BudgetExceededError, 6),
     (errors.ProviderError, 5),
     (errors.ConflictError, 7),
+    (errors.StorageError, 1),
     (errors.PapermindError, 1),
 ]
 """First match wins (subclasses before their parents). 1 is also 'not found' for `locate`."""

@@ -11,6 +11,7 @@ import typer
 
 from papermind.cli.context import container, state
 from papermind.cli.filters import CollectionFilter, TagFilter, selected_papers
+from papermind.disk_writes import write_atomically
 from papermind.errors import InputError
 
 
@@ -43,7 +44,7 @@ def export(
     if out is None:
         typer.echo(text, nl=False)
     else:
-        out.write_text(text, encoding="utf-8")
+        write_atomically(out, text)
         state(ctx).err.print(f"wrote {len(works)} entries to {out}", highlight=False)
 
 

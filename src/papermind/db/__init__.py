@@ -7,12 +7,15 @@ each in a transaction, and records the version in ``schema_migrations``.
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any, Protocol
+
+log = logging.getLogger(__name__)
 
 DIALECT = "sqlite"
 Migrations = Sequence[str] | Mapping[str, Sequence[str]]
@@ -89,15 +92,29 @@ class Database:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
         self._depth = 0
-        self.conn = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None,
-                                    timeout=30.0)
-        self.conn.row_factory = sqlite3.Row
-        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn = self._connect(str(path))
+        try:
+            self.conn.execute("PRAGMA journal_mode=WAL")
+        except sqlite3.OperationalError:
+            # WAL's shared-memory file cannot be made (a full disk): this process alone, with
+            # the index in its own memory, can still read the library (list, search)
+            log.warning("cannot open %s in shared WAL mode (a full disk?); opening it for "
+                        "this process alone", path)
+            self.conn.close()
+            self.conn = self._connect(str(path))
+            self.conn.execute("PRAGMA locking_mode=EXCLUSIVE")
+            self.conn.execute("PRAGMA journal_mode=WAL")
         self.conn.execute("PRAGMA foreign_keys=ON")
         self.conn.execute("PRAGMA synchronous=NORMAL")
         self.conn.execute(
             "CREATE TABLE IF NOT EXISTS schema_migrations ("
             " component TEXT PRIMARY KEY, version INTEGER NOT NULL)")
+
+    @staticmethod
+    def _connect(path: str) -> sqlite3.Connection:
+        conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30.0)
+        conn.row_factory = sqlite3.Row
+        return conn
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:

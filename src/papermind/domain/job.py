@@ -11,7 +11,8 @@ from papermind.domain.base import Frozen
 JobKind = Literal["reading", "review", "question"]
 JobStatus = Literal["queued", "running", "completed", "failed", "cancelled"]
 FINISHED: frozenset[str] = frozenset({"completed", "failed", "cancelled"})
-MAX_QUESTION_CHARS = 4000
+MAX_QUESTION_CHARS = 2000
+"""The longest question, in characters (a job is refused at once, not failed later)."""
 
 
 def _check_encodable(text: str) -> None:

@@ -1,40 +1,41 @@
 """Decompression-bomb check: how large a PDF's streams become once decoded, bounded.
 
-Before PDFium sees a file, every stream that FlateDecode reads (directly or after the ASCII
-filters) is decoded here incrementally, counting bytes and keeping none, so a 2 MB
-file whose stream inflates to 2 GiB is refused after reading at most the limit, at a few
-MB of memory. Streams with other filters (images: DCT, JBIG2, JPX; LZW, RunLength) are not
-decoded here; the render path bounds bitmap sizes separately.
+Before PDFium sees a file, every stream is decoded here by its whole filter chain (Flate,
+LZW, RunLength, ASCIIHex, ASCII85, nested in any order; ``pdf_filters``), a chunk at a time,
+counting bytes and keeping none, so a 2 KB file whose stream decodes to 1 GiB is refused
+after reading at most the limit, at a few MB of memory. A ``/Filter`` given by reference is
+looked up, in the file or inside its object streams; data that starts with a zlib header
+counts as Flate when its dictionary names no chain decoded here. Image codecs (DCT, JPX, JBIG2, CCITT) and
+encrypted streams are not decoded here: the parse runs in a worker process under memory,
+CPU and time limits (``ingest.sandbox``), and that is the guarantee; this check only turns
+the common bombs into a clear message early.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 import re
-import zlib
+from collections.abc import Iterator
 
 from papermind.errors import IngestError
+from papermind.ingest.pdf_filters import decode_chain, decoded_size
 
-_STREAM = re.compile(rb"stream\r?\n")
-_OBJ = re.compile(rb"\d+\s+\d+\s+obj\b")
-_FILTERS = re.compile(rb"/Filter\s*(\[[^\]]*\]|/[A-Za-z0-9]+)")
+_STREAM = re.compile(rb"(?<!end)stream\r?\n")
+_OBJ = re.compile(rb"(\d+)\s+(\d+)\s+obj\b")
+_FILTER = re.compile(rb"/Filter\s*(\[[^\]]*\]|/[A-Za-z0-9]+|\d+\s+\d+\s+R)")
+_LENGTH = re.compile(rb"/Length\s+(\d+)(?!\s+\d+\s+R)")
+_REF = re.compile(rb"(\d+)\s+\d+\s+R")
 _NAMES = re.compile(rb"/([A-Za-z0-9]+)")
-_FLATE = {b"FlateDecode", b"Fl"}
-_ASCII = {b"ASCIIHexDecode", b"AHx", b"ASCII85Decode", b"A85"}
-STEP = 1 << 20
+_EARLY = re.compile(rb"/EarlyChange\s+0")
+_FLATE = [b"FlateDecode"]
 
 
 def check_stream_sizes(data: bytes, name: str, *, max_stream_mb: float,
                        max_total_mb: float) -> int:
-    """Total decoded bytes of the Flate streams; IngestError past either limit."""
+    """Total decoded bytes of the file's streams; IngestError past either limit."""
     per_stream, overall = int(max_stream_mb * 2**20), int(max_total_mb * 2**20)
     total = 0
-    for start, end, filters in _flate_streams(data):
-        raw = _ascii_decoded(data[start:end], filters)
-        if raw is None:
-            continue
-        size = _inflated_size(raw, min(per_stream, overall - total) + 1)
+    for chunks in _decoded_streams(data, per_stream):
+        size = decoded_size(chunks, min(per_stream, overall - total) + 1)
         total += size
         if size > per_stream or total > overall:
             what = (f"a stream that decodes to more than {max_stream_mb:g} MiB"
@@ -46,27 +47,43 @@ def check_stream_sizes(data: bytes, name: str, *, max_stream_mb: float,
     return total
 
 
-def _flate_streams(data: bytes) -> list[tuple[int, int, list[bytes]]]:
-    """(start, end, filters) of each stream that FlateDecode will read.
+def _decoded_streams(data: bytes, per_stream: int) -> Iterator[Iterator[bytes]]:
+    """The decoded chunks of each stream whose filter chain is decoded here, lazily."""
+    objects = _ObjectLookup(data, per_stream)
+    for start, end, head in _streams(data):
+        early = 0 if _EARLY.search(head) else 1
+        chunks = decode_chain(data[start:end], _filters(head, objects), early_change=early)
+        if chunks is None and _zlib_header(data[start:start + 2]):  # an odd dictionary
+            chunks = decode_chain(data[start:end], _FLATE)
+        if chunks is not None:
+            yield chunks
 
-    A stream counts when its data starts with a zlib header, whatever its dictionary says
-    (so a padded or odd dictionary cannot hide it), or when the dictionary just before it
-    names ASCII filters ahead of FlateDecode.
-    """
-    found = []
+
+def _streams(data: bytes) -> Iterator[tuple[int, int, bytes]]:
+    """(start, end, dictionary text) of each stream, its end found the way PDFium does:
+    at ``/Length`` when ``endstream`` follows there, else at the next ``endstream``."""
     for match in _STREAM.finditer(data):
         start = match.end()
-        end = data.find(b"endstream", start)
-        end = end if end >= 0 else len(data)
-        if _zlib_header(data[start:start + 2]):
-            found.append((start, end, [b"FlateDecode"]))
-            continue
         head = data[max(0, match.start() - 4096):match.start()]
         objects = list(_OBJ.finditer(head))
-        filters = _filter_names(head[objects[-1].end():] if objects else head)
-        if filters and filters[0] in _ASCII and any(f in _FLATE for f in filters):
-            found.append((start, end, filters))
-    return found
+        head = head[objects[-1].end():] if objects else head
+        length = _LENGTH.search(head)
+        end = start + int(length.group(1)) if length else -1
+        if not length or not data[end:end + 32].lstrip().startswith(b"endstream"):
+            end = data.find(b"endstream", start)
+            end = end if end >= 0 else len(data)
+        yield start, end, head
+
+
+def _filters(head: bytes, objects: _ObjectLookup) -> list[bytes]:
+    specs = list(_FILTER.finditer(head))
+    if not specs:
+        return []
+    value = specs[-1].group(1)
+    ref = _REF.fullmatch(value)
+    if ref:
+        value = objects.body(int(ref.group(1)))
+    return _NAMES.findall(value)
 
 
 def _zlib_header(two: bytes) -> bool:
@@ -74,43 +91,59 @@ def _zlib_header(two: bytes) -> bool:
         (two[0] << 8) | two[1]) % 31 == 0
 
 
-def _filter_names(head: bytes) -> list[bytes]:
-    specs = list(_FILTERS.finditer(head))
-    return _NAMES.findall(specs[-1].group(1)) if specs else []
+class _ObjectLookup:
+    """The text of an object by number: in the file, else inside an object stream
+    (decoded, up to the per-stream limit, only when a reference needs it)."""
+
+    def __init__(self, data: bytes, per_stream: int) -> None:
+        self.data = data
+        self.per_stream = per_stream
+        self._packed: dict[int, bytes] | None = None
+
+    def body(self, number: int) -> bytes:
+        found = re.search(rb"(?<!\d)%d\s+\d+\s+obj\b(.{0,512}?)endobj" % number, self.data,
+                          re.DOTALL)
+        if found:
+            return found.group(1)
+        if self._packed is None:
+            self._packed = self._unpack()
+        return self._packed.get(number, b"")
+
+    def _unpack(self) -> dict[int, bytes]:
+        packed: dict[int, bytes] = {}
+        for start, end, head in _streams(self.data):
+            if b"/ObjStm" not in head:
+                continue
+            spec = _FILTER.search(head)
+            chunks = decode_chain(self.data[start:end],
+                                  _NAMES.findall(spec.group(1)) if spec else [])
+            if chunks is None:
+                continue
+            text = b"".join(_taken(chunks, self.per_stream))
+            packed.update(_objects_in(text, head))
+        return packed
 
 
-def _ascii_decoded(raw: bytes, filters: list[bytes]) -> bytes | None:
-    """The bytes FlateDecode will see (after leading ASCII filters), or None if unknown."""
-    for kind in filters:
-        if kind in _FLATE:
-            return raw
-        if kind not in _ASCII:
-            return None  # a filter we do not decode comes before Flate
-        try:
-            if kind in (b"ASCIIHexDecode", b"AHx"):
-                digits = re.sub(rb"\s+", b"", raw.split(b">")[0])
-                raw = binascii.unhexlify(digits + b"0" * (len(digits) % 2))
-            else:
-                raw = base64.a85decode(raw.strip().removeprefix(b"<~").split(b"~>")[0])
-        except (ValueError, binascii.Error):
-            return None
-    return None
-
-
-def _inflated_size(raw: bytes, stop_after: int) -> int:
-    """Bytes ``raw`` inflates to, counting no further than ``stop_after``."""
-    inflater = zlib.decompressobj()
+def _taken(chunks: Iterator[bytes], limit: int) -> Iterator[bytes]:
     size = 0
-    view = memoryview(raw)
-    try:
-        for offset in range(0, len(view), STEP):
-            chunk = inflater.decompress(view[offset:offset + STEP], STEP)
-            size += len(chunk)
-            while inflater.unconsumed_tail and not inflater.eof and size < stop_after:
-                chunk = inflater.decompress(inflater.unconsumed_tail, STEP)
-                size += len(chunk)
-            if size >= stop_after or inflater.eof:
-                break
-    except zlib.error:
-        pass  # PDFium decodes what it can of a damaged stream; count what we could
-    return size
+    for chunk in chunks:
+        yield chunk
+        size += len(chunk)
+        if size >= limit:
+            return
+
+
+def _objects_in(text: bytes, head: bytes) -> dict[int, bytes]:
+    """Objects of a decoded object stream: ``/N`` pairs of number and offset, then bodies."""
+    first = re.search(rb"/First\s+(\d+)", head)
+    count = re.search(rb"/N\s+(\d+)", head)
+    if not first or not count:
+        return {}
+    numbers = [int(n) for n in text[:int(first.group(1))].split()][:2 * int(count.group(1))]
+    pairs = list(zip(numbers[::2], numbers[1::2], strict=False))
+    out = {}
+    for index, (number, offset) in enumerate(pairs):
+        start = int(first.group(1)) + offset
+        end = int(first.group(1)) + pairs[index + 1][1] if index + 1 < len(pairs) else len(text)
+        out[number] = text[start:end][:512]
+    return out

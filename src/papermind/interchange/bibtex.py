@@ -14,10 +14,11 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import bibtexparser
 from bibtexparser import model
-from pylatexenc.latex2text import LatexNodes2Text
+from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
 from papermind.domain.works import ImportedItem, ImportProblem, Person, WorkMetadata
 from papermind.interchange.field_values import LABEL_CHARS, BadValue, limit_for, text_value
@@ -27,7 +28,18 @@ _EXTRA_FIELDS = ("volume", "number", "pages", "publisher", "address", "isbn", "i
 _AND = re.compile(r"\s+and\s+", re.IGNORECASE)
 _UNESCAPED = re.compile(r"(?<!\\)[;]")
 _COLON = re.compile(r"(?<!\\):")
-_LATEX = LatexNodes2Text()
+_BRACE_MACRO = {"{": "{\\textbraceleft}", "}": "{\\textbraceright}"}
+
+
+def _latex_context() -> Any:
+    """pylatexenc's macros plus the brace macros ``escape`` writes."""
+    context = get_default_latex_context_db()
+    context.add_context_category("papermind-braces", prepend=True, macros=[
+        MacroTextSpec("textbraceleft", "{"), MacroTextSpec("textbraceright", "}")])
+    return context
+
+
+_LATEX = LatexNodes2Text(latex_context=_latex_context())
 _SPECIAL = re.compile(r"(?<!\\)[&%#_$]")
 
 
@@ -179,9 +191,13 @@ def metadata_fields(metadata: WorkMetadata) -> tuple[str, dict[str, str]]:
 
 
 def escape(text: str) -> str:
-    """Text for a BibTeX field: LaTeX's special characters escaped, braces balanced."""
+    """Text for a BibTeX field: LaTeX's special characters escaped, literal braces kept as
+    braces (``\\{`` ``\\}`` when they pair up, else ``{\\textbraceleft}`` and
+    ``{\\textbraceright}``, balanced by construction), so a title reads back as it was."""
     text = _SPECIAL.sub(lambda m: "\\" + m.group(0), text)
-    return text if _balanced(text) else text.replace("{", "(").replace("}", ")")
+    if _balanced(text):
+        return re.sub(r"(?<!\\)([{}])", r"\\\1", text)
+    return re.sub(r"(?<!\\)[{}]", lambda m: _BRACE_MACRO[m.group(0)], text)
 
 
 def _bibtex_name(person: Person) -> str:

@@ -73,6 +73,27 @@ def chunk_paper(paper: Paper, max_tokens: int = 220) -> list[Chunk]:
     if paper.abstract and not any(c.section_kind == "abstract" for c in chunks):
         chunks.append(_abstract_chunk(paper, len(chunks)))
     chunks.extend(_reference_chunks(paper, len(chunks), max_tokens))
+    return chunks or _line_chunks(paper, max_tokens)
+
+
+def _line_chunks(paper: Paper, max_tokens: int) -> list[Chunk]:
+    """The flow lines themselves, packed up to the budget: for a paper whose only text
+    became its title or headings (a one-line PDF), so it is still found by search."""
+    chunks: list[Chunk] = []
+    texts: list[str] = []
+    lines: list[tuple[int, int]] = []
+    flow = [(page.number, line) for page in paper.pages for line in page.lines]
+    for page, line in [*flow, (0, None)]:
+        if texts and (line is None or count_tokens(" ".join(texts)) + count_tokens(line.text)
+                      > max_tokens):
+            chunk = Chunk(id=f"{paper.id}:{len(chunks)}", paper_id=paper.id, text=" ".join(texts),
+                          anchors=line_anchors(paper, lines), year=paper.year)
+            chunks.append(chunk.model_copy(
+                update={"content_hash": content_hash(index_text(chunk))}))
+            texts, lines = [], []
+        if line is not None and line.text.strip():
+            texts.append(line.text.strip())
+            lines.append((page, line.n))
     return chunks
 
 

@@ -14,6 +14,8 @@ import socket
 import time
 from pathlib import Path
 
+from papermind.disk_writes import storage_faults
+
 TEMP_PREFIX = ".tmp-"
 HOST = hashlib.sha256(socket.gethostname().encode()).hexdigest()[:10]
 """This machine, in temporary names: the folder may be shared (``storage.files``)."""
@@ -67,12 +69,17 @@ class FileStore:
 
     def stage(self, name: str, data: bytes) -> StagedFile:
         """Write ``data`` under a temporary name that becomes ``name`` on commit."""
-        self.root.mkdir(parents=True, exist_ok=True)
         temp = self.root / _temp_name(name)
-        with open(temp, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+        with storage_faults(self.root):
+            try:
+                self.root.mkdir(parents=True, exist_ok=True)
+                with open(temp, "wb") as handle:
+                    handle.write(data)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+            except BaseException:
+                temp.unlink(missing_ok=True)  # a full disk leaves no half-written file
+                raise
         return StagedFile(temp, self.root / name)
 
     def set_aside(self, name: str) -> PendingRemoval:

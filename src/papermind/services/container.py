@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from langgraph.checkpoint.base import BaseCheckpointSaver
 
     from papermind.grounding import GroundingEngine
+    from papermind.ingest.sandbox import InProcess, ParseSandbox
     from papermind.library.coverage import DenseCoverage
     from papermind.library.embedding_cache import EmbedProgress
     from papermind.library.search import SearchIndex
@@ -71,14 +72,24 @@ class Container:
     @cached_property
     def page_images(self) -> PageImages:
         """Rendered PDF pages, cached on disk under the home folder."""
-        return PageImages(self.papers, self.settings.home_dir / "cache" / "pages")
+        return PageImages(self.papers, self.settings.home_dir / "cache" / "pages",
+                          render=self.pdf_engine.render)
 
     @cached_property
     def page_text(self) -> PageText:
         """Word boxes of PDF pages (the reader's text layer), cached under the home folder."""
         from papermind.services.page_text import PageText
 
-        return PageText(self.papers, self.settings.home_dir / "cache" / "words")
+        return PageText(self.papers, self.settings.home_dir / "cache" / "words",
+                        read_words=self.pdf_engine.words)
+
+    @cached_property
+    def pdf_engine(self) -> ParseSandbox | InProcess:
+        """Where files are parsed and PDF pages rendered: a worker process under the
+        ``ingest.worker_*`` limits (shared by every container of this process)."""
+        from papermind.ingest.sandbox import pdf_engine
+
+        return pdf_engine(self.settings.ingest)
 
     @cached_property
     def search_index(self) -> SearchIndex:
@@ -197,8 +208,9 @@ class Container:
         if not path.is_file():
             data = self.job_store.file(job_id, name)
             if data is not None:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_bytes(data)
+                from papermind.disk_writes import write_atomically
+
+                write_atomically(path, data)
         return path
 
     @cached_property
@@ -240,9 +252,7 @@ class Container:
                           workers=self.settings.api.workers, queue=queue)
 
     def _parse_bytes(self, data: bytes, name: str) -> Paper:
-        from papermind.ingest import parse_bytes  # ~0.5 s of imports that list/show never need
-
-        return parse_bytes(data, name, settings=self.settings.ingest)
+        return self.pdf_engine.parse(data, name, self.settings.ingest)
 
     async def close_loop_pools(self) -> None:
         """Close the connection pools the running event loop holds for the model gateway

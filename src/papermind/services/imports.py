@@ -25,7 +25,7 @@ from papermind.interchange.zotero import read_zotero
 from papermind.interchange.zotero_prefs import base_folder
 from papermind.library.import_log import ImportLog
 from papermind.services.catalog import CatalogService
-from papermind.services.library import LibraryService
+from papermind.services.library import LibraryService, not_a_file
 
 ImportStatus = Literal["added", "exists", "skipped", "failed"]
 SOURCES = ("zotero", "bibtex")
@@ -98,7 +98,10 @@ class ImportService:
             return _replace(base, status="skipped", reason="no PDF attachment")
         present = [f for f in item.files if Path(f).is_file()]
         if not present:
-            return _replace(base, reason=f"PDF not found: {item.files[0]}")
+            problem = not_a_file(item.files[0])
+            return _replace(base, reason=f"PDF not found: {item.files[0]}"
+                            if problem in (None, "no such file") else
+                            f"the PDF attachment {item.files[0]} {problem}")
         refused = refusal(Path(present[0]), read.roots, allow_outside=read.allow_outside)
         if refused is not None:
             return _replace(base, reason=refused, file=present[0])

@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from papermind.disk_writes import storage_fault
 from papermind.domain.job import Job, JobEvent, JobKind, JobRequest
 from papermind.errors import ConflictError, PapermindError
 from papermind.services.job_store import JobRecords
@@ -91,6 +92,10 @@ class JobService:
         """Queue ``request``; an identical unfinished request returns its job (created False)."""
         if request.kind not in self.runners:
             raise PapermindError(f"{request.kind} jobs are not available in this service")
+        if request.follows:  # refused now (404, 422) rather than accepted and failed later
+            from papermind.services.threads import check_follow_up
+
+            check_follow_up(self.store, request.follows)
         job, created = self.store.create_or_get_active(uuid.uuid4().hex, request)
         if created:
             self.store.add_event(job.id, "status", data={"status": "queued"})
@@ -181,18 +186,27 @@ class JobService:
             if job.id not in self._cancelled:
                 raise  # shutdown: leave it 'running' so the next start resumes it
             return
-        except PapermindError as err:
-            self._fail(job.id, str(err))
+        except PapermindError as err:  # a budget stop still reports the tokens it used
+            self._fail(job.id, str(err), usage=getattr(err, "usage", None) or None)
             return
-        except Exception:
-            log.exception("job crashed", extra={"job_id": job.id})
-            self._fail(job.id, "internal error while running the job; see the server log")
+        except Exception as err:
+            fault = storage_fault(err)
+            if fault is None:
+                log.exception("job crashed", extra={"job_id": job.id})
+            self._fail(job.id, str(fault) if fault else
+                       "internal error while running the job; see the server log")
             return
         if self.store.finish(job.id, "completed", usage=outcome.usage):
             self._event(job.id, "status", data={"status": "completed"})
         log.info("job completed", extra={"job_id": job.id})
 
-    def _fail(self, job_id: str, message: str) -> None:
-        if self.store.finish(job_id, "failed", error=message):
-            self._event(job_id, "status", data={"status": "failed", "error": message})
+    def _fail(self, job_id: str, message: str, *, usage: dict[str, Any] | None = None) -> None:
         log.warning("job failed", extra={"job_id": job_id, "error": message})
+        try:
+            if self.store.finish(job_id, "failed", error=message, usage=usage):
+                self._event(job_id, "status", data={"status": "failed", "error": message})
+        except Exception as err:  # the store's disk is full too: the next start retries it
+            fault = storage_fault(err)
+            if fault is None:
+                raise
+            log.error("job %s could not be marked failed: %s", job_id, fault)

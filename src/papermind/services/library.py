@@ -12,14 +12,16 @@ import hashlib
 import logging
 import os
 import re
+import stat
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
+from papermind.disk_writes import storage_fault
 from papermind.domain import Paper
-from papermind.errors import IngestError, PapermindError
+from papermind.errors import IngestError, PapermindError, StorageError
 from papermind.library.papers import PaperRecord, PaperRepository
 from papermind.services.metrics import REGISTRY
 
@@ -133,10 +135,9 @@ class FileParser:
                               "has details)") from err
 
     def read(self, path: Path) -> bytes:
-        if not path.exists():
-            raise IngestError(f"{path}: no such file")
-        if path.is_dir():
-            raise IngestError(f"{path}: is a folder (use `papermind add` for folders)")
+        problem = not_a_file(path)
+        if problem:
+            raise IngestError(f"{path}: {problem}")
         self._check_size(path.stat().st_size, str(path))
         try:
             return path.read_bytes()
@@ -227,7 +228,8 @@ class LibraryService:
             try:
                 self.embed_pending([result.paper_id],
                                    lambda done, total: stage("embed", done, total))
-            except Exception:  # stored and BM25-searchable; dense waits for the next add
+            except Exception as err:  # stored and BM25-searchable; dense waits for the next add
+                _raise_storage_fault(err)
                 log.warning("embedding %s failed; its dense vectors stay pending", result.path,
                             exc_info=True)
         return result
@@ -241,10 +243,13 @@ class LibraryService:
             paper = self.parser.parse_bytes(data, name)
             stage("index", 0, 1)
             status = self._store(paper, data)
+        except StorageError:
+            raise  # the disk, not the file: the batch cannot go on either
         except PapermindError as err:
             REGISTRY.refused(str(err))
             return AddResult(shown, "failed", reason=str(err))
-        except Exception:  # one broken file must not stop a batch: report it, without internals
+        except Exception as err:  # one broken file must not stop a batch: report it, without internals
+            _raise_storage_fault(err)
             log.warning("adding %s failed unexpectedly", shown, exc_info=True)
             return AddResult(shown, "failed", reason=f"{name} could not be added (an unexpected "
                              "error; the log has details)")
@@ -307,6 +312,32 @@ class LibraryService:
         if callable(prepare):
             prepare(paper_id)
         return self.papers.remove(paper_id, on_removed=self.indexer.remove_paper)
+
+
+def _raise_storage_fault(err: Exception) -> None:
+    """Re-raise ``err`` when it is a full disk or a failing device (not the file's fault): the
+    edge (CLI, API) names the cause and the place."""
+    if storage_fault(err) is not None:
+        raise err
+
+
+def not_a_file(path: Path | str) -> str | None:
+    """Why ``path`` cannot be read as a document (missing, a folder, a FIFO, a device),
+    or None for a regular file. Never opens it: a FIFO would block the reader."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "no such file"
+    except OSError as err:
+        return f"cannot read ({err.strerror or err})"
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "is a folder, not a file (`papermind add` takes folders)"
+    kind = ("a named pipe (FIFO)" if stat.S_ISFIFO(mode) else
+            "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else
+            "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+    return f"is {kind}, not a regular file"
 
 
 def _timed(result: AddResult, started: float) -> AddResult:

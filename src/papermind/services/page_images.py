@@ -1,5 +1,5 @@
-"""Page images for the citation view: rendered once under the PDFium lock, then served
-from a disk cache (``<home>/cache/pages/<paper id>/<page>@<scale>.png``).
+"""Page images for the citation view: rendered once (by the parsing worker process, under
+its limits), then served from a disk cache (``<home>/cache/pages/<paper id>/<page>@<scale>.png``).
 
 A burst of requests for the pages of a new paper renders each page once: the first request
 renders while the others wait for the lock, then find the cached file.
@@ -7,13 +7,17 @@ renders while the others wait for the lock, then find the cached file.
 
 from __future__ import annotations
 
-import os
-import secrets
+import logging
 import shutil
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
-from papermind.errors import NotFoundError
+from papermind.disk_writes import write_atomically
+from papermind.errors import NotFoundError, StorageError
 from papermind.library.papers import PaperRepository
+
+log = logging.getLogger(__name__)
 
 CACHED_SCALES_STEP = 0.25
 """Only scales on this grid are cached, so a client cannot fill the disk with variants."""
@@ -22,27 +26,27 @@ CACHED_SCALES_STEP = 0.25
 class PageImages:
     """PNG renderings of stored PDF pages, cached on disk."""
 
-    def __init__(self, papers: PaperRepository, root: Path) -> None:
+    def __init__(self, papers: PaperRepository, root: Path, *,
+                 render: Callable[[Path, int, float], bytes]) -> None:
         self.papers = papers
         self.root = root
+        self.render = render
+        self._lock = threading.Lock()
 
     def png(self, paper_id: str, number: int, scale: float) -> bytes:
         """PNG of page ``number`` of a stored PDF paper (full id or prefix)."""
-        from papermind.ingest.page_image import render_page_png
-        from papermind.ingest.pdfium_guard import pdfium_lock
-
         full_id = self.papers.resolve(paper_id)
         if self.papers.record(full_id).source_type != "pdf":
             raise NotFoundError("page images exist only for PDF papers")
         cached = self._cache_path(full_id, number, scale)
         if cached is not None and cached.is_file():
             return cached.read_bytes()
-        with pdfium_lock():  # one render per page: later requests find the file
+        with self._lock:  # one render per page: later requests find the file
             if cached is not None and cached.is_file():
                 return cached.read_bytes()
-            png = render_page_png(self.papers.file_path(full_id), number, scale=scale)
+            png = self.render(self.papers.file_path(full_id), number, scale)
             if cached is not None:
-                _write_atomically(cached, png)
+                _keep(cached, png)
         return png
 
     def forget(self, paper_id: str) -> None:
@@ -56,8 +60,9 @@ class PageImages:
         return self.root / paper_id / f"{number}@{round(steps) * CACHED_SCALES_STEP:g}.png"
 
 
-def _write_atomically(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temp = path.with_name(f".tmp-{secrets.token_hex(6)}-{path.name}")
-    temp.write_bytes(data)
-    os.replace(temp, path)
+def _keep(path: Path, data: bytes) -> None:
+    """Cache a rendering; on a full disk the page is served uncached (the log says why)."""
+    try:
+        write_atomically(path, data)
+    except StorageError as err:
+        log.warning("page image not cached: %s", err)

@@ -19,6 +19,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from papermind.config import WorkflowSettings
 from papermind.domain import Paper
 from papermind.domain.answer import QAKind, QAReport, Turn
+from papermind.domain.job import MAX_QUESTION_CHARS
 from papermind.errors import InputError
 from papermind.llm import Gateway
 from papermind.services.language import output_language
@@ -42,7 +43,6 @@ if TYPE_CHECKING:
 
 ROLES = {"deep_qa": ("planner", "distiller", "checker", "answerer"),
          "cited_qa": ("distiller", "answerer", "checker")}
-MAX_QUESTION_CHARS = 2000
 
 
 class CachedPapers:

@@ -12,7 +12,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from papermind.errors import InputError
+from papermind.disk_writes import write_atomically
+from papermind.errors import InputError, StorageError
 
 RENDERERS = {"deep_reading": ("papermind.workflows.deep_reading.render", "to_dict"),
              "review": ("papermind.workflows.review.render", "to_json"),
@@ -39,12 +40,13 @@ def write_reports(report: Any, folder: Path) -> list[Path]:
     """Write the three formats of ``report`` to ``folder`` (created if needed); their paths."""
     texts = render_reports(report)
     try:
-        folder.mkdir(parents=True, exist_ok=True)
         paths = []
         for name, text in texts.items():
             path = folder / name
-            path.write_text(text, encoding="utf-8")
+            write_atomically(path, text)
             paths.append(path)
+    except StorageError:
+        raise
     except OSError as err:
         raise InputError(f"cannot write reports to {folder}: {err.strerror or err}") from err
     return paths
