@@ -64,3 +64,7 @@ class BudgetExceededError(PapermindError):
 
 class AuthError(PapermindError):
     """Missing or wrong API token."""
+
+
+class SourceDownError(ProviderError):
+    """A scholarly source (OpenAlex, Crossref...) could not answer after its retries."""
