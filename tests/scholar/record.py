@@ -9,7 +9,8 @@ NIPS = "Advances in Neural Information Processing Systems"
 
 RECORD = [
     Work("Attention is all you need", ["Ashish Vaswani", "Noam Shazeer", "Niki Parmar",
-                                       "Jakob Uszkoreit"], 2017, NIPS, doi="10.5555/3295222.3295349"),
+                                       "Jakob Uszkoreit"], 2017, NIPS, doi="10.5555/3295222.3295349",
+         oa_pdf=True),
     Work("Deep residual learning for image recognition",
          ["Kaiming He", "Xiangyu Zhang", "Shaoqing Ren", "Jian Sun"], 2016,
          "2016 IEEE Conference on Computer Vision and Pattern Recognition (CVPR)",
