@@ -40,6 +40,10 @@ class ConfigError(PapermindError):
     """Settings are missing or inconsistent."""
 
 
+class OfflineError(ConfigError):
+    """Something needs the scholarly sources while they are off (the default)."""
+
+
 class ProviderError(PapermindError):
     """A language-model or embedding endpoint failed after its retry budget."""
 

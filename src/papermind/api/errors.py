@@ -25,6 +25,7 @@ STATUS: list[tuple[type[errors.PapermindError], int, str]] = [
     (errors.ConflictError, 409, "conflict"),
     (errors.BudgetExceededError, 402, "budget-exceeded"),
     (errors.ProviderError, 502, "model-endpoint-failed"),
+    (errors.OfflineError, 409, "offline"),
     (errors.ConfigError, 500, "configuration"),
     (errors.PapermindError, 500, "error"),
 ]

@@ -37,20 +37,21 @@ class ReferenceService:
     def __init__(self, container: Container) -> None:
         self.container = container
 
-    def check(self, paper: str, *, online: bool = False) -> ReferencesReport:
-        """A stored paper (id or prefix) or a file (parsed, not stored), checked."""
+    def check(self, paper: str, *, online: bool = False,
+              files: bool = True) -> ReferencesReport:
+        """A stored paper (id or prefix) or, with ``files``, a file (parsed, not stored)."""
         settings = self.container.settings.scholar
         require_online(settings, online)
-        target, paper_id = self._paper(paper)
+        target, paper_id = self._paper(paper, files=files)
         sources = build_sources(settings, self.container.scholar_cache)
         try:
             return check_references(target, sources.for_references(), paper_id=paper_id)
         finally:
             sources.close()
 
-    def _paper(self, paper: str) -> tuple[Paper, str | None]:
+    def _paper(self, paper: str, *, files: bool) -> tuple[Paper, str | None]:
         path = Path(paper)
-        if path.is_file():
+        if files and path.is_file():
             return self.container.parser.parse(path), None
         stored = self.container.library.show(paper)
         return stored.paper, stored.record.id

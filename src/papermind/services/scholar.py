@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from papermind import __version__
 from papermind.config import ScholarSettings
-from papermind.errors import ConfigError
+from papermind.errors import OfflineError
 from papermind.scholar.arxiv import ArxivSource
 from papermind.scholar.cache import ResponseStore
 from papermind.scholar.crossref import CrossrefSource
@@ -58,9 +58,9 @@ class ScholarSources:
 
 
 def require_online(settings: ScholarSettings, online: bool) -> None:
-    """ConfigError unless the user turned the sources on (setting or ``--online``)."""
+    """OfflineError unless the user turned the sources on (setting or ``--online``)."""
     if not (settings.enabled or online):
-        raise ConfigError("scholarly sources are off (offline by default): nothing was sent",
+        raise OfflineError("scholarly sources are off (offline by default): nothing was sent",
                           hint=OFFLINE_HINT)
 
 

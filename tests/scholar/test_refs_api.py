@@ -1,0 +1,49 @@
+"""GET /api/papers/{id}/references: the same report as `papermind refs --json`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+
+from papermind.api.app import create_app
+from papermind.config import ScholarSettings, SearchSettings, load_settings
+from tests.api.server import serve
+from tests.scholar.conftest import Mocks
+from tests.scholar.record import EXPECTED, PAPER
+
+
+def _settings(home: Path, mocks: Mocks, enabled: bool) -> object:
+    scholar = ScholarSettings(enabled=enabled, openalex_url=mocks.openalex.base_url,
+                              crossref_url=mocks.crossref.base_url, min_interval_s={})
+    return load_settings(home).model_copy(
+        update={"search": SearchSettings(embedder="hashing"), "scholar": scholar})
+
+
+def test_references_over_http(home: Path, mocks: Mocks) -> None:
+    with serve(create_app(_settings(home, mocks, True))) as base, \
+            httpx.Client(base_url=base, timeout=60) as client:
+        paper_id = client.post("/api/papers", files={"file": ("p.md", PAPER.encode())}).json()["id"]
+        report = client.get(f"/api/papers/{paper_id[:10]}/references").json()
+        assert report["paper_id"] == paper_id
+        assert {r["index"]: r["status"] for r in report["references"]} == \
+            {i: status for i, (status, _, _) in EXPECTED.items()}
+        assert client.get("/api/papers/feedface00/references").status_code == 404
+
+
+def test_references_are_refused_offline(home: Path, mocks: Mocks) -> None:
+    with serve(create_app(_settings(home, mocks, False))) as base, \
+            httpx.Client(base_url=base, timeout=60) as client:
+        paper_id = client.post("/api/papers", files={"file": ("p.md", PAPER.encode())}).json()["id"]
+        refused = client.get(f"/api/papers/{paper_id}/references")
+        assert refused.status_code == 409
+        assert refused.headers["content-type"].startswith("application/problem+json")
+        assert "scholarly sources are off" in refused.json()["detail"]
+    assert mocks.sent() == 0
+
+
+def test_the_endpoint_names_its_response_model(home: Path) -> None:
+    spec = create_app(load_settings(home)).openapi()
+    ok = spec["paths"]["/api/papers/{paper_id}/references"]["get"]["responses"]["200"]
+    assert ok["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/ReferencesOut"}
