@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -40,7 +41,5 @@ def mocks(monkeypatch: pytest.MonkeyPatch) -> Iterator[Mocks]:
     monkeypatch.setenv("PAPERMIND_SCHOLAR__MIN_INTERVAL_S", "{}")
     yield found
     for mock in (found.openalex, found.crossref, found.arxiv):
-        try:
+        with contextlib.suppress(OSError):
             mock.stop()
-        except OSError:
-            pass

@@ -58,7 +58,7 @@ class MockSource:
         mock = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:  # noqa: N802 - http.server's name
+            def do_GET(self) -> None:
                 mock.requests.append(self.path)
                 status, body, headers = mock.answer(self.path)
                 if status == 0:

@@ -7,6 +7,7 @@ Honours ``Retry-After`` (seconds or an HTTP date) on 429 / 503, Crossref-style
 
 from __future__ import annotations
 
+import contextlib
 import email.utils
 import re
 import time
@@ -46,10 +47,8 @@ class RateLimiter:
         """Learn the pace the source asks for from a response's headers."""
         limit, window = headers.get("x-rate-limit-limit"), headers.get("x-rate-limit-interval")
         if limit and window and (seconds := _seconds(window)) is not None:
-            try:
+            with contextlib.suppress(ValueError):
                 self.header_interval_s = seconds / max(float(limit), 1.0)
-            except ValueError:
-                pass
         remaining = headers.get("x-ratelimit-remaining")
         reset = headers.get("x-ratelimit-reset")
         if remaining is not None and reset and remaining.strip() in {"0", "0.0"}:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
+from typing import TypeVar
 
 from papermind.domain.paper import Reference
 from papermind.domain.scholar import FoundWork, ReferenceVerdict, SourceState
@@ -32,6 +34,7 @@ log = logging.getLogger("papermind.scholar")
 MAX_REQUESTS = 4
 """Lookups per entry at most (identifier lookups and searches, cached or not)."""
 ENOUGH_SOURCES = 2
+T = TypeVar("T")
 
 
 @dataclass
@@ -84,7 +87,7 @@ class ReferenceChecker:
         for source in self._live():
             if attempt.settled() or not source.supports(kind):
                 continue
-            work = self._ask(attempt, source, lambda s=source: s.lookup(kind, value))
+            work = self._ask(attempt, source, partial(source.lookup, kind, value))
             if work:
                 attempt.found.append(work)
                 if identifier_match(ref, work) or same_work(ref, work):
@@ -101,13 +104,13 @@ class ReferenceChecker:
             hits = [w for w in attempt.accepted if wanted(w)]
             if attempt.budget <= 0 or (hits and answered >= enough):
                 break
-            results = self._ask(attempt, source, lambda s=source: s.search(query, 5))
-            if isinstance(results, list):
+            results = self._ask(attempt, source, partial(source.search, query, 5))
+            if results is not None:
                 answered += 1
                 attempt.found.extend(results)
                 attempt.accepted.extend(w for w in results if same_work(ref, w) and wanted(w))
 
-    def _ask(self, attempt: _Attempt, source: ScholarSource, call: Callable[[], object]) -> object:
+    def _ask(self, attempt: _Attempt, source: ScholarSource, call: Callable[[], T]) -> T | None:
         attempt.budget -= 1
         try:
             result = call()

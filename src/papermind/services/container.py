@@ -33,12 +33,12 @@ if TYPE_CHECKING:
     from papermind.library.embedding_cache import EmbedProgress
     from papermind.library.search import SearchIndex
     from papermind.llm import Gateway
+    from papermind.scholar.cache import ScholarCache
     from papermind.services.add_by_id import AddByIdService
     from papermind.services.catalog import CatalogService
     from papermind.services.exports import ExportService
     from papermind.services.imports import ImportService
     from papermind.services.job_store import JobRecords
-    from papermind.scholar.cache import ScholarCache
     from papermind.services.jobs import JobRunner, JobService
     from papermind.services.page_text import PageText
     from papermind.services.references import ReferenceService

@@ -7,6 +7,7 @@ retries, the response cache in the library database).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -65,7 +66,7 @@ def require_online(settings: ScholarSettings, online: bool) -> None:
 
 
 def build_sources(settings: ScholarSettings, cache: ResponseStore, *,
-                  sleep: Callable[[float], None] | None = None) -> ScholarSources:
+                  sleep: Callable[[float], None] = time.sleep) -> ScholarSources:
     """Every configured source, sharing the library's response cache."""
     agent = f"papermind/{__version__}" + (f" (mailto:{settings.mailto})" if settings.mailto else "")
     polite = {"mailto": settings.mailto} if settings.mailto else {}
@@ -75,9 +76,8 @@ def build_sources(settings: ScholarSettings, cache: ResponseStore, *,
         policy = HttpPolicy(timeout_s=settings.timeout_s, max_retries=settings.max_retries,
                             backoff_base_s=settings.backoff_base_s, max_wait_s=settings.max_wait_s,
                             min_interval_s=settings.min_interval_s.get(name, 0.0))
-        extra = {"sleep": sleep} if sleep is not None else {}
         return SourceHttp(name, label, base, cache, policy, params=params or {},
-                          headers={"User-Agent": agent, **(headers or {})}, **extra)
+                          headers={"User-Agent": agent, **(headers or {})}, sleep=sleep)
 
     openalex_params = {**polite, **({"api_key": settings.openalex_key}
                                     if settings.openalex_key else {})}
