@@ -24,6 +24,7 @@ TITLE_MISMATCH = 0.85
 _VENUE_NOISE = {"proceedings", "proc", "conference", "international", "journal", "annual",
                 "of", "the", "on", "in", "and", "for", "advances", "meeting", "workshop",
                 "transactions", "acm", "ieee", "association", "symposium", "vol", "volume"}
+_SENTENCE_END = re.compile(r"[.!?]\s+|[\"“”]")
 _SUFFIXES = {"jr", "sr", "ii", "iii", "iv"}
 _RETRACTED_PREFIX = re.compile(r"^(?:retracted(?: article)?\s*[:.-]\s*)", re.IGNORECASE)
 
@@ -41,10 +42,16 @@ def title_score(ref: Reference, work: FoundWork) -> float:
     if not found:
         return 0.0
     cited = fold(ref.title)
-    if cited:
-        return SequenceMatcher(None, cited, found).ratio()
-    # no title parsed: the found title printed whole inside the entry
-    return 1.0 if len(found.split()) >= 3 and f" {found} " in f" {fold(ref.raw)} " else 0.0
+    score = SequenceMatcher(None, cited, found).ratio() if cited else 0.0
+    # the title parsed badly: the found title printed whole as one sentence of the entry
+    if score < SAME_TITLE and len(found.split()) >= 3 and found in _sentences(ref.raw):
+        return 1.0
+    return score
+
+
+def _sentences(raw: str) -> set[str]:
+    """The entry cut at sentence ends and quotes, each part folded."""
+    return {fold(part) for part in _SENTENCE_END.split(f"{raw} ") if part.strip()}
 
 
 def family_tokens(name: str) -> set[str]:
@@ -62,10 +69,24 @@ def family_name(display: str) -> str:
 
 def first_author_agrees(ref: Reference, work: FoundWork) -> bool | None:
     """Whether the cited first author is the work's (None when either lists none)."""
-    if not ref.authors or not work.authors:
+    cited = _first_author_words(ref, work)
+    if not cited or not work.authors:
         return None
     family = family_name(work.authors[0])
-    return bool(family) and any(part in family_tokens(ref.authors[0]) for part in family.split())
+    return bool(family) and any(part in cited for part in family.split())
+
+
+def _first_author_words(ref: Reference, work: FoundWork) -> set[str]:
+    """The words of the entry's first author: as parsed, else what precedes the title up
+    to the first comma or 'and' (none when the title is not printed in the entry)."""
+    if ref.authors:
+        return family_tokens(ref.authors[0])
+    at = ref.raw.lower().find(work.title.lower()[:30]) if work.title else -1
+    if at <= 0:
+        return set()
+    head = re.sub(r"^\s*(\[\w+\]|\d+\.)\s*", "", ref.raw[:at])
+    first = re.split(r",|;|\band\b|&", head, maxsplit=1)[0]
+    return family_tokens(first)
 
 
 def authors_overlap(ref: Reference, work: FoundWork) -> bool:
@@ -99,12 +120,19 @@ def mismatches(ref: Reference, work: FoundWork) -> list[FieldMismatch]:
     if first_author_agrees(ref, work) is False:
         out.append(FieldMismatch(field="authors", cited=_names(ref.authors),
                                  found=_names(work.authors)))
-    if ref.year is not None and work.year is not None and ref.year != work.year:
+    if ref.year is not None and work.year is not None and ref.year != work.year \
+            and not _published_later(ref, work):
         out.append(FieldMismatch(field="year", cited=str(ref.year), found=str(work.year)))
     if ref.venue and work.venue and not venues_agree(ref.venue, work.venue) \
             and not (work.is_preprint or is_preprint_citation(ref)):
         out.append(FieldMismatch(field="venue", cited=ref.venue, found=work.venue))
     return out
+
+
+def _published_later(ref: Reference, work: FoundWork) -> bool:
+    """A preprint cited by its posting year, matched to the version published since."""
+    return bool(is_preprint_citation(ref) and not work.is_preprint and ref.year and work.year
+                and 0 < work.year - ref.year <= 2)
 
 
 def venues_agree(cited: str, found: str) -> bool:
@@ -113,6 +141,9 @@ def venues_agree(cited: str, found: str) -> bool:
     a = {w for w in fold(cited).split() if w not in _VENUE_NOISE and not w.isdigit()}
     b = {w for w in fold(found).split() if w not in _VENUE_NOISE and not w.isdigit()}
     if not a or not b or a & b:
+        return True
+    if any(len(x) >= 4 and len(y) >= 4 and (x.startswith(y) or y.startswith(x))
+           for x in a for y in b):  # 'Comput.' ~ 'Computation'
         return True
     return _acronym_of(cited, found) or _acronym_of(found, cited)
 
