@@ -3,6 +3,9 @@ and invented works (the mock sources serve the record)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from tests.cli.pdf_factory import paper_pdf
 from tests.scholar.mock_sources import Work
 
 NIPS = "Advances in Neural Information Processing Systems"
@@ -65,3 +68,21 @@ EXPECTED = {1: ("verified", [], False), 2: ("verified", [], False),
             5: ("verified", [], True), 6: ("verified", [], False),
             7: ("not_found", [], False), 8: ("not_found", [], False), 9: ("skipped", [], False)}
 """index -> (status, fields named, retracted)."""
+
+
+def write_pdf(path: Path) -> Path:
+    """PAPER as a one-page PDF, each entry wrapped with a hanging indent."""
+    head, refs = PAPER.split("## References\n\n")
+    body = ["Abstract", "We cite some works [1-9].", "1 Introduction",
+            "Transformers [1] and residual networks [2] changed the field [3-9].", "References"]
+    for entry in refs.strip().splitlines():
+        line = ""
+        for word in entry.split():
+            if len(line) + len(word) > 85:
+                body.append(line)
+                line = "    " + word
+            else:
+                line = f"{line} {word}" if line else word
+        body.append(line)
+    paper_pdf(path, "Checking Citations Against the Record", body=body)
+    return path

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.scholar.conftest import Mocks
-from tests.scholar.record import EXPECTED, PAPER
+from tests.scholar.record import EXPECTED, PAPER, write_pdf
 from tests.support.cli import CliRunner
 
 
@@ -40,6 +40,14 @@ def test_refs_sorts_real_changed_retracted_and_invented_works(
     again = cli("refs", paper, "--json")
     assert again.json()["references"] == result.json()["references"]
     assert mocks.sent() == before  # every answer came from the library's cache
+
+
+def test_refs_of_a_pdf(cli: CliRunner, mocks: Mocks, tmp_path: Path) -> None:
+    result = cli("refs", write_pdf(tmp_path / "paper.pdf"), "--online", "--json")
+    assert result.code == 0, result.err
+    got = {r["index"]: (r["status"], sorted(m["field"] for m in r["mismatches"]), r["retracted"])
+           for r in result.json()["references"]}
+    assert got == EXPECTED
 
 
 def test_refs_is_offline_by_default(cli: CliRunner, mocks: Mocks, paper: Path) -> None:
