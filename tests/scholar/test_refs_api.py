@@ -1,4 +1,5 @@
-"""GET /api/papers/{id}/references: the same report as `papermind refs --json`."""
+"""GET /api/papers/{id}/references (the `papermind refs --json` report) and the web UI's
+References tab."""
 
 from __future__ import annotations
 
@@ -47,3 +48,25 @@ def test_the_endpoint_names_its_response_model(home: Path) -> None:
     ok = spec["paths"]["/api/papers/{paper_id}/references"]["get"]["responses"]["200"]
     assert ok["content"]["application/json"]["schema"] == {
         "$ref": "#/components/schemas/ReferencesOut"}
+
+
+def test_the_references_tab(home: Path, mocks: Mocks) -> None:
+    with serve(create_app(_settings(home, mocks, True))) as base, \
+            httpx.Client(base_url=base, timeout=60) as client:
+        paper_id = client.post("/api/papers", files={"file": ("p.md", PAPER.encode())}).json()["id"]
+        assert f'href="/papers/{paper_id}/references"' in client.get(f"/papers/{paper_id}").text
+        page = client.get(f"/papers/{paper_id}/references")
+        assert page.status_code == 200
+        assert "not found in OpenAlex, Crossref: check it" in page.text
+        assert page.text.count('class="ref-verified') == 4
+        assert 'class="ref-verified ref-retracted"' in page.text
+        assert "year: cited “2001”, found “1997”" in page.text
+
+
+def test_the_references_tab_offline_sends_nothing(home: Path, mocks: Mocks) -> None:
+    with serve(create_app(_settings(home, mocks, False))) as base, \
+            httpx.Client(base_url=base, timeout=60) as client:
+        paper_id = client.post("/api/papers", files={"file": ("p.md", PAPER.encode())}).json()["id"]
+        page = client.get(f"/papers/{paper_id}/references")
+        assert page.status_code == 200 and "scholarly sources are off" in page.text
+    assert mocks.sent() == 0

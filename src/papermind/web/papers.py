@@ -7,6 +7,7 @@ from fastapi.responses import HTMLResponse
 
 from papermind.api.deps import ContainerDep
 from papermind.domain.paper import Finding, Paper
+from papermind.errors import OfflineError
 from papermind.web.pages import render
 
 router = APIRouter(include_in_schema=False)
@@ -18,6 +19,18 @@ def paper(request: Request, paper_id: str, box: ContainerDep) -> HTMLResponse:
     doc = stored.paper
     return render(request, "paper.html", paper=doc, record=stored.record,
                   finding_hrefs=[finding_href(doc, f) for f in doc.findings])
+
+
+@router.get("/papers/{paper_id}/references", response_class=HTMLResponse)
+def references(request: Request, paper_id: str, box: ContainerDep) -> HTMLResponse:
+    """The References tab: every bibliography entry checked (when the sources are on)."""
+    stored = box.library.show(paper_id)
+    try:
+        report = box.references.check(stored.record.id, files=False)
+    except OfflineError:
+        report = None
+    return render(request, "references.html", paper=stored.paper, record=stored.record,
+                  report=report, offline=report is None)
 
 
 def finding_href(doc: Paper, finding: Finding) -> str:
