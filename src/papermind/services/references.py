@@ -40,12 +40,18 @@ class ReferenceService:
     def check(self, paper: str, *, online: bool = False,
               files: bool = True) -> ReferencesReport:
         """A stored paper (id or prefix) or, with ``files``, a file (parsed, not stored)."""
+        require_online(self.container.settings.scholar, online)
+        target, paper_id = self._paper(paper, files=files)
+        return self.check_paper(target, online=online, paper_id=paper_id)
+
+    def check_paper(self, paper: Paper, *, online: bool = False,
+                    paper_id: str | None = None) -> ReferencesReport:
+        """A paper already at hand (e.g. `papermind check`'s), through the library's cache."""
         settings = self.container.settings.scholar
         require_online(settings, online)
-        target, paper_id = self._paper(paper, files=files)
         sources = build_sources(settings, self.container.scholar_cache)
         try:
-            return check_references(target, sources.for_references(), paper_id=paper_id)
+            return check_references(paper, sources.for_references(), paper_id=paper_id)
         finally:
             sources.close()
 
