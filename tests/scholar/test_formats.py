@@ -70,3 +70,22 @@ def test_rate_limit_headers() -> None:
     assert slept[-1] == pytest.approx(3.0)
     assert retry_after({"retry-after": "7"}) == 7.0
     assert retry_after({"retry-after": "Wed, 21 Oct 2015 07:28:00 GMT"}, now=1445412480.0) == 0.0
+
+
+def test_semantic_scholar_paper() -> None:
+    from papermind.scholar.semantic_scholar import parse_paper
+
+    work = parse_paper({"paperId": "abc", "title": "Adam", "year": 2014, "venue": "ICLR",
+                        "externalIds": {"ArXiv": "1412.6980", "DOI": "10.48550/arXiv.1412.6980"},
+                        "authors": [{"name": "Diederik P. Kingma"}],
+                        "openAccessPdf": {"url": "https://arxiv.org/pdf/1412.6980"}})
+    assert (work.arxiv, work.doi, work.pdf_url) == (
+        "1412.6980", "10.48550/arxiv.1412.6980", "https://arxiv.org/pdf/1412.6980")
+
+
+def test_doi_paths_keep_parentheses_and_encode_the_unsafe() -> None:
+    from papermind.scholar.source import doi_path
+
+    assert doi_path("10.1016/s0140-6736(97)11096-0") == "10.1016/s0140-6736(97)11096-0"
+    assert doi_path("10.1002/(sici)1097<1::aid>3.0.co;2-#") == \
+        "10.1002/(sici)1097%3C1::aid%3E3.0.co;2-%23"

@@ -83,6 +83,30 @@ def test_a_source_that_is_down_leaves_the_other_working(
     assert "Crossref is down" in text.err
 
 
+def test_a_rate_limited_source_is_waited_for(
+        cli: CliRunner, mocks: Mocks, paper: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.scholar.mock_sources import Fault
+
+    mocks.openalex.fail_next(Fault("429", retry_after="1"))
+    mocks.crossref.fail_next(Fault("429", retry_after="1"))
+    result = cli("refs", paper, "--online", "--json")
+    assert result.code == 0, result.err
+    assert all(s["status"] == "ok" for s in result.json()["sources"])
+    got = {r["index"]: r["status"] for r in result.json()["references"]}
+    assert got == {i: status for i, (status, _, _) in EXPECTED.items()}
+
+
+def test_every_source_down_is_an_error_after_the_report(
+        cli: CliRunner, mocks: Mocks, paper: Path) -> None:
+    mocks.openalex.stop()
+    mocks.crossref.stop()
+    result = cli("refs", paper, "--online", "--json")
+    assert result.code == 5
+    assert "no scholarly source could be reached" in result.err
+    assert {r["status"] for r in result.json()["references"]} == {"skipped"}
+    assert "not checked: OpenAlex, Crossref could not be reached" in result.out
+
+
 def test_refs_of_a_stored_paper(cli: CliRunner, mocks: Mocks, paper: Path,
                                 monkeypatch: pytest.MonkeyPatch) -> None:
     added = cli("add", paper, "--json")

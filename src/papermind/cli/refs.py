@@ -10,6 +10,7 @@ from rich.table import Table
 
 from papermind.cli.context import container, state, wants_json
 from papermind.cli.options import JsonFlag, Online
+from papermind.errors import SourceDownError
 
 if TYPE_CHECKING:
     from papermind.domain.scholar import ReferencesReport
@@ -33,16 +34,21 @@ def refs(
     report = container(ctx).references.check(paper, online=online)
     if wants_json(ctx, as_json):
         state(ctx).emit_json(report.to_json())
-        return
+    else:
+        _print(ctx, report)
+    down = [s.message for s in report.sources if s.status == "down"]
+    for message in down:
+        state(ctx).err.print(f"warning: {message}; its lookups were skipped", markup=False)
+    if report.sources and len(down) == len(report.sources):
+        raise SourceDownError(f"no scholarly source could be reached ({'; '.join(down)})")
+
+
+def _print(ctx: typer.Context, report: ReferencesReport) -> None:
     console = state(ctx).console
     console.print(_table(report))
     counts = report.counts()
     console.print(", ".join(f"{n} {k.replace('_', ' ')}" for k, n in counts.items() if n)
                   or "no bibliography entries found", markup=False)
-    for source in report.sources:
-        if source.status == "down":
-            state(ctx).err.print(f"warning: {source.message}; its lookups were skipped",
-                                 markup=False)
 
 
 def _table(report: ReferencesReport) -> Table:

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import quote
 
 from papermind.domain.scholar import FoundWork
 from papermind.scholar.http import SourceHttp
-from papermind.scholar.source import IdKind, clean_doi, plain_text
+from papermind.scholar.source import IdKind, clean_doi, doi_path, plain_text
 
 _RETRACTION = ("retraction", "retracted", "removal", "withdrawal")
 _NOTICE = ("retraction", "notice of retraction", "withdrawal", "withdrawn", "removal notice",
@@ -29,7 +28,7 @@ class CrossrefSource:
     def lookup(self, kind: IdKind, value: str) -> FoundWork | None:
         if kind != "doi":
             return None
-        data = self.http.get_json(f"works/{quote(value, safe='/')}")
+        data = self.http.get_json(f"works/{doi_path(value)}")
         message = data.get("message") if isinstance(data, dict) else None
         return parse_work(message) if isinstance(message, dict) else None
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from papermind.domain.scholar import FoundWork
 from papermind.scholar.http import SourceHttp
-from papermind.scholar.source import IdKind, arxiv_doi, clean_arxiv, clean_doi, plain_text
+from papermind.scholar.source import IdKind, arxiv_doi, clean_arxiv, clean_doi, doi_path, plain_text
 
 
 class OpenAlexSource:
@@ -23,7 +23,7 @@ class OpenAlexSource:
 
     def lookup(self, kind: IdKind, value: str) -> FoundWork | None:
         doi = value if kind == "doi" else arxiv_doi(value)
-        data = self.http.get_json(f"works/doi:{doi}")
+        data = self.http.get_json(f"works/doi:{doi_path(doi)}")
         return parse_work(data) if isinstance(data, dict) and data.get("id") else None
 
     def search(self, query: str, k: int = 5) -> list[FoundWork]:

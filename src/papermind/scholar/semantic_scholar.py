@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import quote
 
 from papermind.domain.scholar import FoundWork
 from papermind.scholar.http import SourceHttp
-from papermind.scholar.source import IdKind, clean_arxiv, clean_doi, plain_text
+from papermind.scholar.source import IdKind, clean_arxiv, clean_doi, doi_path, plain_text
 
 FIELDS = "title,authors,year,venue,externalIds,abstract,openAccessPdf,publicationTypes,url"
 
@@ -26,7 +25,7 @@ class SemanticScholarSource:
 
     def lookup(self, kind: IdKind, value: str) -> FoundWork | None:
         prefix = "DOI" if kind == "doi" else "arXiv"
-        data = self.http.get_json(f"paper/{prefix}:{quote(value, safe='/')}", {"fields": FIELDS})
+        data = self.http.get_json(f"paper/{prefix}:{doi_path(value)}", {"fields": FIELDS})
         return parse_paper(data) if isinstance(data, dict) and data.get("paperId") else None
 
     def search(self, query: str, k: int = 5) -> list[FoundWork]:

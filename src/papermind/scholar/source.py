@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from typing import Literal, Protocol
+from urllib.parse import quote
 
 from papermind.domain.scholar import FoundWork
 
@@ -55,6 +56,12 @@ def clean_arxiv(text: str | None) -> str | None:
     text = re.sub(r"^arxiv:\s*", "", text, flags=re.IGNORECASE).removesuffix(".pdf")
     match = _ARXIV.fullmatch(text)
     return match.group(1).lower() if match else None
+
+
+def doi_path(doi: str) -> str:
+    """A DOI as a URL path segment: '/' and the characters DOIs often hold ('(', ')', ':',
+    ';', ',') kept as they are, the rest (spaces, '<', '>', '#', '?'...) percent-encoded."""
+    return quote(doi, safe="/():;,")
 
 
 def arxiv_doi(arxiv: str) -> str:
