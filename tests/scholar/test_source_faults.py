@@ -42,6 +42,18 @@ def test_429_with_retry_after_is_waited_for(openalex: MockOpenAlex) -> None:
     assert len(openalex.requests) == 2 and source.down is None
 
 
+def test_lookups_are_logged_as_events(openalex: MockOpenAlex,
+                                      caplog: pytest.LogCaptureFixture) -> None:
+    cache = MemoryCache()
+    with caplog.at_level("INFO", logger="papermind.scholar"):
+        _source(openalex, cache).lookup("doi", "10.1162/neco.1997.9.8.1735")
+        _source(openalex, cache).lookup("doi", "10.1162/neco.1997.9.8.1735")
+    events = [(r.source, r.status, r.cached) for r in caplog.records  # type: ignore[attr-defined]
+              if r.getMessage() == "scholar lookup"]
+    assert events == [("openalex", 200, False), ("openalex", 200, True)]
+    assert len(openalex.requests) == 1
+
+
 def test_a_retry_after_longer_than_allowed_gives_up_at_once(openalex: MockOpenAlex) -> None:
     openalex.fail_next(Fault("429", retry_after="3600"))
     source = _source(openalex)

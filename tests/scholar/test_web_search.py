@@ -69,6 +69,12 @@ async def test_deep_qa_shows_scholarly_results_as_external_evidence(mocks: Mocks
     assert web and web[0].title == "Long short-term memory"
     assert "not grounded in a stored paper" in web[0].evidence.reasons[0]
     assert not web[0].evidence.found
+    from papermind.workflows.deep_qa.render import to_markdown
+    from papermind.workflows.deep_qa.report import assemble_report
+
+    report = assemble_report(result.state, kind="deep_qa", question=question, paper_ids=[])
+    assert "external: not in a stored paper (add it: `papermind add https://doi.org/" \
+        "10.1162/neco.1997.9.8.1735`)" in to_markdown(report)
     assert len(mocks.openalex.requests) == 1
 
 

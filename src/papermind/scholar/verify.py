@@ -76,7 +76,8 @@ class ReferenceChecker:
         if attempt.accepted and is_preprint_citation(ref) \
                 and all(w.is_preprint for w in attempt.accepted):
             self._search(attempt, ref, lambda work: not work.is_preprint)
-        return self._verdict(ref, attempt)
+        return self._verdict(ref, attempt).model_copy(
+            update={"requests": self.max_requests - attempt.budget})
 
     def states(self) -> list[SourceState]:
         return [SourceState(name=s.name, label=s.label, status="down" if s.down else "ok",
