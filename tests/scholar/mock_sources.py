@@ -42,6 +42,8 @@ class Work:
 class Fault:
     kind: str  # "429", "500", "hang", "malformed"
     retry_after: str | None = None
+    path: str = "/"
+    """only requests whose path starts with this get the fault"""
 
 
 @dataclass
@@ -86,8 +88,9 @@ class MockSource:
         self.faults.extend(faults)
 
     def answer(self, raw: str) -> tuple[int, bytes, dict[str, str]]:
-        if self.faults:
-            fault = self.faults.popleft()
+        fault = next((f for f in self.faults if raw.startswith(f.path)), None)
+        if fault is not None:
+            self.faults.remove(fault)
             if fault.kind == "hang":
                 time.sleep(self.hang_s)
                 return 0, b"", {}
@@ -235,7 +238,7 @@ class MockArxiv(MockSource):
                 f"<published>{w.year}-01-15T00:00:00Z</published><title>{escape(w.title)}</title>"
                 f"<summary>{escape(w.abstract)}</summary>{authors}"
                 f'<link href="http://arxiv.org/abs/{w.arxiv}v1" rel="alternate" type="text/html"/>'
-                f'<link title="pdf" href="http://arxiv.org/pdf/{w.arxiv}v1" rel="related" '
+                f'<link title="pdf" href="{self.base_url}/pdf/{w.arxiv}v1" rel="related" '
                 f'type="application/pdf"/></entry>')
         if error:
             entries.append(f"<entry><id>http://arxiv.org/api/errors</id><title>Error</title>"

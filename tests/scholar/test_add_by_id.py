@@ -81,3 +81,23 @@ def test_adding_by_id_is_offline_by_default(cli: CliRunner, mocks: Mocks) -> Non
     result = cli("add", "arxiv:1412.6980")
     assert result.code == 4 and "--online" in result.err
     assert mocks.sent() == 0
+
+
+def test_a_failing_pdf_server_falls_through_to_the_next_location(
+        cli: CliRunner, mocks: Mocks, pdf: bytes) -> None:
+    from tests.scholar.mock_sources import Fault
+
+    mocks.arxiv.fail_next(*[Fault("500", path="/pdf/") for _ in range(3)])
+    result = cli("add", "arxiv:1412.6980", "--online", "--json")
+    assert result.code == 0 and result.json()[0]["status"] == "added", result.err
+    pdfs = [r for r in mocks.arxiv.requests if r.startswith("/pdf/")]
+    assert pdfs == ["/pdf/1412.6980v1"] * 3 + ["/pdf/1412.6980"]  # the feed's link, then /pdf/{id}
+
+
+def test_a_download_that_is_not_a_pdf_stores_nothing(cli: CliRunner, mocks: Mocks,
+                                                      home: object) -> None:
+    mocks.arxiv.pdf = b"<html>not a pdf</html>"
+    result = cli("add", "arxiv:1412.6980", "--online", "--json")
+    assert result.code == 2
+    assert "no open-access PDF found for arxiv:1412.6980" in result.json()[0]["reason"]
+    assert library_state(home)[0] == []  # type: ignore[arg-type]

@@ -83,10 +83,13 @@ class SourceHttp:
         return answer.body if answer.status == 200 else None
 
     def fetch_bytes(self, url: str, *, max_bytes: int) -> bytes | None:
-        """A file (an open-access PDF) by absolute URL: not cached; None on 404 or too large."""
-        if self.down is not None:
-            raise SourceDownError(f"{self.label} is down ({self.down})")
-        response = self._send(url, {}, url, follow=True, own_params=False)
+        """A file (an open-access PDF) by absolute URL: not cached; None when that server
+        has no such file, fails, or sends too much (other URLs may still serve it)."""
+        try:
+            response = self._send(url, {}, url, follow=True, own_params=False)
+        except SourceDownError:
+            self.down = None  # one file server failing says nothing of the next one
+            return None
         if response.status_code != 200 or len(response.content) > max_bytes:
             return None
         return response.content
