@@ -15,10 +15,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from papermind.config import ScholarSettings, load_settings
-from papermind.services.container import Container
 from tests.scholar.mock_sources import MockCrossref, MockOpenAlex
 from tests.scholar.record import PAPER, RECORD
+
+from papermind.config import ScholarSettings, load_settings
+from papermind.services.container import Container
 
 
 def run_once(container: Container, paper: Path,
