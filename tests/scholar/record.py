@@ -63,6 +63,40 @@ Transformers [1] and residual networks [2] changed the field [3, 4, 5, 6, 7, 8, 
 [9] 2020.
 """
 
+AUTHOR_YEAR = """# Some Paper
+
+Ada Lovelace
+
+## Abstract
+
+We cite (Vaswani et al., 2017) and others.
+
+## References
+
+Vaswani, A., Shazeer, N., Parmar, N., & Uszkoreit, J. (2017). Attention is all you need. In Advances in Neural Information Processing Systems (pp. 5998-6008).
+
+He, K., Zhang, X., Ren, S., & Sun, J. (2016). Deep residual learning for image recognition. In Proceedings of the IEEE Conference on Computer Vision and Pattern Recognition (pp. 770-778).
+
+Hochreiter, S., & Schmidhuber, J. (1999). Long short-term memory. Neural Computation, 9(8), 1735-1780.
+
+Mirza, M., Goodfellow, I., & Xu, B. (2014). Generative adversarial nets. In Advances in Neural Information Processing Systems.
+
+Wakefield, A. J., Murch, S. H., & Anthony, A. (1998). Ileal-lymphoid-nodular hyperplasia, non-specific colitis, and pervasive developmental disorder in children. The Lancet, 351(9103), 637-641.
+
+Devlin, J., Chang, M.-W., Lee, K., & Toutanova, K. (2019). BERT: Pre-training of deep bidirectional transformers for language understanding. In Proceedings of NAACL-HLT (pp. 4171-4186).
+
+Kingma, D. P., & Ba, J. (2015). Adam: A method for stochastic optimization. In International Conference on Learning Representations.
+
+Rossi, M., & Chen, L. (2023). Quantum gradient flows for sparse retrieval augmentation. Journal of Machine Learning Research, 24(1), 1-30.
+"""
+"""The same kind of bibliography in author-year style, with versions: BERT cited as
+published (2019; OpenAlex also has the 2018 preprint), Adam cited as published at ICLR 2015
+where the record knows only the 2014 preprint."""
+
+EXPECTED_AUTHOR_YEAR = {1: ("verified", []), 2: ("verified", []), 3: ("mismatch", ["year"]),
+                        4: ("mismatch", ["authors"]), 5: ("verified", []),
+                        6: ("verified", []), 7: ("verified", []), 8: ("not_found", [])}
+
 EXPECTED = {1: ("verified", [], False), 2: ("verified", [], False),
             3: ("mismatch", ["year"], False), 4: ("mismatch", ["authors"], False),
             5: ("verified", [], True), 6: ("verified", [], False),

@@ -69,7 +69,20 @@ def test_a_preprint_cited_by_its_posting_year_is_not_a_year_mismatch() -> None:
     assert mismatches(entry, published) == []
 
 
+def test_a_published_citation_of_a_work_known_only_as_a_preprint_is_no_year_mismatch() -> None:
+    adam = FoundWork(source="openalex", id="W9", doi="10.48550/arxiv.1412.6980",
+                     title="Adam: A method for stochastic optimization", authors=["D. Kingma"],
+                     year=2014, venue="arXiv (Cornell University)", kind="preprint")
+    entry = ref(title=adam.title, authors=["Kingma, D. P."], year=2015,
+                venue="International Conference on Learning Representations")
+    assert mismatches(entry, adam) == []
+    assert [m.field for m in mismatches(entry.model_copy(update={"year": 2019}), adam)] == \
+        ["year"]
+
+
 @pytest.mark.parametrize(("cited", "found"), [
+    ("Proceedings of NAACL-HLT (pp. 4171-4186", "Proceedings of the 2019 Conference of the "
+     "North American Chapter of the Association for Computational Linguistics"),
     ("NeurIPS", "Advances in Neural Information Processing Systems"),
     ("ICML", "International Conference on Machine Learning"),
     ("J. Mach. Learn. Res.", "Journal of Machine Learning Research"),

@@ -7,7 +7,13 @@ from pathlib import Path
 import pytest
 
 from tests.scholar.conftest import Mocks
-from tests.scholar.record import EXPECTED, PAPER, write_pdf
+from tests.scholar.record import (
+    AUTHOR_YEAR,
+    EXPECTED,
+    EXPECTED_AUTHOR_YEAR,
+    PAPER,
+    write_pdf,
+)
 from tests.support.cli import CliRunner
 
 
@@ -48,6 +54,20 @@ def test_refs_of_a_pdf(cli: CliRunner, mocks: Mocks, tmp_path: Path) -> None:
     got = {r["index"]: (r["status"], sorted(m["field"] for m in r["mismatches"]), r["retracted"])
            for r in result.json()["references"]}
     assert got == EXPECTED
+
+
+def test_refs_of_an_author_year_bibliography(cli: CliRunner, mocks: Mocks,
+                                             tmp_path: Path) -> None:
+    path = tmp_path / "apa.md"
+    path.write_text(AUTHOR_YEAR)
+    result = cli("refs", path, "--online", "--json")
+    assert result.code == 0, result.err
+    refs = {r["index"]: r for r in result.json()["references"]}
+    assert {i: (r["status"], [m["field"] for m in r["mismatches"]]) for i, r in refs.items()} \
+        == EXPECTED_AUTHOR_YEAR
+    assert refs[5]["retracted"] is True
+    assert refs[6]["match"]["doi"] == "10.18653/v1/n19-1423"  # the version cited
+    assert "only as a preprint (2014" in refs[7]["notes"][0]
 
 
 def test_refs_is_offline_by_default(cli: CliRunner, mocks: Mocks, paper: Path) -> None:

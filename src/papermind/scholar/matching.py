@@ -130,9 +130,30 @@ def mismatches(ref: Reference, work: FoundWork) -> list[FieldMismatch]:
 
 
 def _published_later(ref: Reference, work: FoundWork) -> bool:
-    """A preprint cited by its posting year, matched to the version published since."""
-    return bool(is_preprint_citation(ref) and not work.is_preprint and ref.year and work.year
-                and 0 < work.year - ref.year <= 2)
+    """One work, two versions a year or two apart: a preprint cited by its posting year and
+    matched to the version published since, or a published work the sources know only as
+    its earlier preprint."""
+    if not (ref.year and work.year):
+        return False
+    if is_preprint_citation(ref) and not work.is_preprint:
+        return 0 < work.year - ref.year <= 2
+    return work.is_preprint and not is_preprint_citation(ref) and 0 < ref.year - work.year <= 2
+
+
+FIELD_WEIGHT = {"title": 2, "authors": 2, "year": 2, "venue": 1}
+"""How much a mismatch counts when several versions of a work compete (venues are printed
+in the most ways, so a venue mismatch counts least)."""
+
+
+def mismatch_weight(ref: Reference, work: FoundWork) -> int:
+    return sum(FIELD_WEIGHT[m.field] for m in mismatches(ref, work))
+
+
+def version_distance(ref: Reference, work: FoundWork) -> int:
+    """0 when the work is the version cited (preprint or published, and the year), else
+    1 or 2: breaks ties between versions that both fit."""
+    return int(work.is_preprint != is_preprint_citation(ref)) + int(
+        ref.year is not None and work.year != ref.year)
 
 
 def venues_agree(cited: str, found: str) -> bool:
@@ -156,12 +177,17 @@ def is_preprint_citation(ref: Reference) -> bool:
 
 
 def _acronym_of(short: str, long: str) -> bool:
-    letters = [c for c in short if c.isupper()]
-    if len(letters) < 2:
-        return False
+    """A word of ``short`` with two or more capitals ('NAACL', 'NeurIPS', 'J. Mach. Learn.
+    Res.' as a whole) whose capitals are initials of ``long``'s words, in order."""
     initials = "".join(w[0] for w in fold(long).split() if w not in {"of", "the", "on", "and"})
-    it = iter(initials)
-    return all(ch.lower() in it for ch in letters)
+    candidates = [short, *re.findall(r"[A-Za-z]+", short)]
+    for word in candidates:
+        letters = [c.lower() for c in word if c.isupper()]
+        if len(letters) >= 2 and (word is short and len(letters) <= 6 or word is not short):
+            it = iter(initials)
+            if all(ch in it for ch in letters):
+                return True
+    return False
 
 
 def _names(names: list[str]) -> str:

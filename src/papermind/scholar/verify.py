@@ -24,9 +24,11 @@ from papermind.scholar.matching import (
     fold,
     identifier_match,
     is_preprint_citation,
+    mismatch_weight,
     mismatches,
     same_work,
     title_score,
+    version_distance,
 )
 from papermind.scholar.source import IdKind, ScholarSource
 
@@ -135,11 +137,12 @@ class ReferenceChecker:
             return ReferenceVerdict(**base, status="not_found",
                                     message=f"not found in {', '.join(asked)}: check it")
         ranked = sorted(attempt.accepted, key=lambda w: (
-            not identifier_match(ref, w), len(mismatches(ref, w)), -title_score(ref, w)))
+            not identifier_match(ref, w), mismatch_weight(ref, w), version_distance(ref, w),
+            -title_score(ref, w)))
         best = ranked[0]
         wrong = mismatches(ref, best)
         retracted = _retracted(best, attempt)
-        notes = _published_note(ref, attempt.accepted)
+        notes = _published_note(ref, attempt.accepted, best)
         if wrong and _ambiguous(ref, best, ranked[1:]):
             return ReferenceVerdict(**base, status="ambiguous", match=best, retracted=retracted,
                                     notes=notes, message="several works fit this entry: check it")
@@ -170,15 +173,19 @@ def _retracted(best: FoundWork, attempt: _Attempt) -> bool:
 
 def _ambiguous(ref: Reference, best: FoundWork, others: list[FoundWork]) -> bool:
     """Another work fits as well and is a different work (another DOI, other first author)."""
-    wrong = len(mismatches(ref, best))
-    return any(not _same_identity(best, w) and len(mismatches(ref, w)) == wrong
+    wrong = mismatch_weight(ref, best)
+    return any(not _same_identity(best, w) and mismatch_weight(ref, w) == wrong
                and title_score(ref, w) >= SAME_TITLE and not identifier_match(ref, w)
                and fold(w.authors[0] if w.authors else "") != fold(
                    best.authors[0] if best.authors else "") for w in others)
 
 
-def _published_note(ref: Reference, accepted: list[FoundWork]) -> list[str]:
+def _published_note(ref: Reference, accepted: list[FoundWork],
+                    best: FoundWork | None = None) -> list[str]:
     if not is_preprint_citation(ref):
+        if best is not None and best.is_preprint and ref.year and best.year != ref.year:
+            return [f"the sources know this work only as a preprint ({best.year}"
+                    f"{f', doi:{best.doi}' if best.doi else ''})"]
         return []
     published = next((w for w in accepted if not w.is_preprint and w.venue), None)
     if published is None:
