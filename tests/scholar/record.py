@@ -44,7 +44,7 @@ Ada Lovelace
 
 ## Abstract
 
-We cite some works [1-9].
+We cite some works [1-10].
 
 ## 1 Introduction
 
@@ -61,6 +61,7 @@ Transformers [1] and residual networks [2] changed the field [3, 4, 5, 6, 7, 8, 
 [7] M. Rossi and L. Chen. Quantum gradient flows for sparse retrieval augmentation. In International Conference on Machine Learning, 2023.
 [8] T. Nguyen and P. Okafor. Neural topology of citation graphs in federated archives. Journal of Imaginary Results, 12(3):1-20, 2021. doi:10.9999/fake.2021.001
 [9] 2020.
+[10] R. Okonkwo. Adaptive lattice priors for citation forecasting. Journal of Forecasting Studies, 3(2):10-19, 2022. doi:10.1162/neco.1997.9.8.1735
 """
 
 AUTHOR_YEAR = """# Some Paper
@@ -100,14 +101,15 @@ EXPECTED_AUTHOR_YEAR = {1: ("verified", []), 2: ("verified", []), 3: ("mismatch"
 EXPECTED = {1: ("verified", [], False), 2: ("verified", [], False),
             3: ("mismatch", ["year"], False), 4: ("mismatch", ["authors"], False),
             5: ("verified", [], True), 6: ("verified", [], False),
-            7: ("not_found", [], False), 8: ("not_found", [], False), 9: ("skipped", [], False)}
+            7: ("not_found", [], False), 8: ("not_found", [], False), 9: ("skipped", [], False),
+            10: ("not_found", [], False)}
 """index -> (status, fields named, retracted)."""
 
 
 def write_pdf(path: Path) -> Path:
     """PAPER as a one-page PDF, each entry wrapped with a hanging indent."""
     head, refs = PAPER.split("## References\n\n")
-    body = ["Abstract", "We cite some works [1-9].", "1 Introduction",
+    body = ["Abstract", "We cite some works [1-10].", "1 Introduction",
             "Transformers [1] and residual networks [2] changed the field [3-9].", "References"]
     for entry in refs.strip().splitlines():
         line = ""

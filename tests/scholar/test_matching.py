@@ -47,6 +47,15 @@ def test_a_look_alike_title_is_not_the_work() -> None:
     assert not same_work(invented, LSTM)
 
 
+def test_a_real_doi_on_an_invented_entry_names_another_work() -> None:
+    invented = ref(title="Neural topology of citation graphs", authors=["T. Nguyen"], year=2021,
+                   doi="10.1162/neco.1997.9.8.1735")
+    assert not same_work(invented, LSTM)
+    garbled = ref(title="Long short-term memory networks, Neural Computation 9(8)",
+                  authors=["S. Hochreiter"], year=1997, doi="10.1162/neco.1997.9.8.1735")
+    assert same_work(garbled, LSTM)
+
+
 def test_an_entry_whose_title_was_not_parsed_is_matched_on_its_printed_text() -> None:
     entry = ref(raw="Hochreiter, S. and Schmidhuber, J. Long short-term memory. Neural "
                     "Computation, 9(8), 1997.", title=None, year=1997)

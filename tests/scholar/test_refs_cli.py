@@ -38,6 +38,7 @@ def test_refs_sorts_real_changed_retracted_and_invented_works(
     assert set(refs[1]["match"]) == {"source", "id", "doi", "title", "authors", "year", "venue"}
     assert refs[7]["message"] == "not found in OpenAlex, Crossref: check it"
     assert refs[7]["match"] is None
+    assert refs[10]["notes"] == ["its DOI names another work: 'Long short-term memory' (1997)"]
     assert any("published version exists" in n and "10.18653/v1/n19-1423" in n
                for n in refs[6]["notes"])
     assert mocks.sent() <= 4 * len(refs)

@@ -100,7 +100,7 @@ def authors_overlap(ref: Reference, work: FoundWork) -> bool:
 def same_work(ref: Reference, work: FoundWork) -> bool:
     """Whether a search result is the cited work (identifiers first, then title+authors+year)."""
     if identifier_match(ref, work):
-        return True
+        return not names_another_work(ref, work)
     score = title_score(ref, work)
     year_close = ref.year is not None and work.year is not None and abs(ref.year - work.year) <= 1
     return score >= SAME_TITLE or (score >= NEAR_TITLE and authors_overlap(ref, work)
@@ -110,6 +110,18 @@ def same_work(ref: Reference, work: FoundWork) -> bool:
 def identifier_match(ref: Reference, work: FoundWork) -> bool:
     return bool((ref.doi and work.doi and ref.doi.lower() == work.doi)
                 or (ref.arxiv and work.arxiv and ref.arxiv.lower() == work.arxiv))
+
+
+OTHER_TITLE = 0.6
+"""Below this title similarity, an identifier whose first author does not agree either
+names another work (an invented entry borrowing a real DOI), not the one cited."""
+
+
+def names_another_work(ref: Reference, work: FoundWork) -> bool:
+    """The entry's DOI or arXiv id belongs to a work with another title and first author."""
+    return bool(identifier_match(ref, work) and ref.title
+                and title_score(ref, work) < OTHER_TITLE
+                and first_author_agrees(ref, work) is not True)
 
 
 def mismatches(ref: Reference, work: FoundWork) -> list[FieldMismatch]:

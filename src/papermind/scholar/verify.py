@@ -26,6 +26,7 @@ from papermind.scholar.matching import (
     is_preprint_citation,
     mismatch_weight,
     mismatches,
+    names_another_work,
     same_work,
     title_score,
     version_distance,
@@ -93,7 +94,7 @@ class ReferenceChecker:
             work = self._ask(attempt, source, partial(source.lookup, kind, value))
             if work:
                 attempt.found.append(work)
-                if identifier_match(ref, work) or same_work(ref, work):
+                if same_work(ref, work):
                     attempt.accepted.append(work)
 
     def _search(self, attempt: _Attempt, ref: Reference,
@@ -134,7 +135,10 @@ class ReferenceChecker:
                 down = ", ".join(s.label for s in self.sources if s.down) or "no source"
                 return ReferenceVerdict(**base, status="skipped",
                                         message=f"not checked: {down} could not be reached")
-            return ReferenceVerdict(**base, status="not_found",
+            other = next((w for w in attempt.found if names_another_work(ref, w)), None)
+            notes = [f"its {'DOI' if ref.doi == other.doi else 'arXiv id'} names another "
+                     f"work: {other.title!r} ({other.year or 'n.d.'})"] if other else []
+            return ReferenceVerdict(**base, status="not_found", notes=notes,
                                     message=f"not found in {', '.join(asked)}: check it")
         ranked = sorted(attempt.accepted, key=lambda w: (
             not identifier_match(ref, w), mismatch_weight(ref, w), version_distance(ref, w),
