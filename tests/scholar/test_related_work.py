@@ -11,7 +11,7 @@ from papermind.domain.scholar import FoundWork
 from papermind.llm.testing import fake_gateway
 from papermind.scholar.cache import MemoryCache
 from papermind.services.related_work import ScholarRelatedWork, queries
-from papermind.workflows.review.render import to_markdown
+from papermind.workflows.review.render import to_html, to_markdown
 from papermind.workflows.review.report import build_report
 from tests.scholar.conftest import Mocks
 from tests.support.review_script import CONTRIBUTION, run_review, script
@@ -57,6 +57,7 @@ async def test_the_contribution_reviewer_sees_and_names_related_work(paper: Pape
     assert [w.title for w in report.related_work] == [w.title for w in RELATED]
     assert any(c.content.startswith("Missing related work: [R1]") for c in report.comments)
     assert "- R1: Sparse attention for long contracts (2021) doi:10.1/sparse" in to_markdown(report)
+    assert '<span class="msgid">R2</span> Dense retrieval of clauses (2020)' in to_html(report)
 
 
 async def test_offline_the_review_is_unchanged(paper: Paper) -> None:
@@ -66,6 +67,7 @@ async def test_offline_the_review_is_unchanged(paper: Paper) -> None:
     assert "Related work" not in call.text and "RELATED_WORK" not in call.text
     report = build_report((await run_review(fake_gateway(script()), paper)).state)
     assert report.related_work == [] and "Related work from" not in to_markdown(report)
+    assert "Related work from" not in to_html(report)
 
 
 def test_related_work_search_queries_dedupes_and_ranks(mocks: Mocks, paper: Paper) -> None:

@@ -48,7 +48,7 @@ def add(
     is looked up online and its open-access PDF added; without one nothing is stored."""
     from papermind.services.add_by_id import parse_identifier
 
-    ids = [(text, parse_identifier(text)) for text in paths]
+    ids = [(text, None if Path(text).exists() else parse_identifier(text)) for text in paths]
     results = [_add_by_id(ctx, text, ident, online) for text, ident in ids if ident]
     files = [Path(text) for text, ident in ids if ident is None]
     if files:
