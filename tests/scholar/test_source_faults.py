@@ -121,3 +121,18 @@ def test_each_reference_costs_at_most_four_lookups(openalex: MockOpenAlex) -> No
         assert verdict.status == "verified" and verdict.notes
     finally:
         crossref.stop()
+
+
+def test_a_misparsed_title_is_searched_again_as_the_whole_entry(openalex: MockOpenAlex) -> None:
+    crossref = MockCrossref(list(RECORD))
+    try:
+        sources = [_source(openalex), CrossrefSource(SourceHttp(
+            "crossref", "Crossref", crossref.base_url, MemoryCache(), FAST))]
+        entry = Reference(key="3", index=3, title="Neural Computation, 9(8)", year=1997,
+                          authors=["S. Hochreiter"], raw="S. Hochreiter and J. Schmidhuber. "
+                          "Long short-term memory. Neural Computation, 9(8), 1997.")
+        verdict = ReferenceChecker(sources).check(entry)
+        assert verdict.status == "verified" and verdict.requests == 4
+        assert verdict.match is not None and verdict.match.title == "Long short-term memory"
+    finally:
+        crossref.stop()

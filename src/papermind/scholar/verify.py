@@ -76,6 +76,8 @@ class ReferenceChecker:
                 self._lookup(attempt, ref, kind, value.lower())  # type: ignore[arg-type]
         if not attempt.accepted:
             self._search(attempt, ref, lambda work: True)
+        if not attempt.accepted and ref.title:  # the title may be parsed wrong: the whole entry
+            self._search(attempt, ref, lambda work: True, query=ref.raw)
         if attempt.accepted and is_preprint_citation(ref) \
                 and all(w.is_preprint for w in attempt.accepted):
             self._search(attempt, ref, lambda work: not work.is_preprint)
@@ -97,11 +99,12 @@ class ReferenceChecker:
                 if same_work(ref, work):
                     attempt.accepted.append(work)
 
-    def _search(self, attempt: _Attempt, ref: Reference,
-                wanted: Callable[[FoundWork], bool]) -> None:
-        """Search sources in turn until ``wanted`` works were found and enough answered
-        (a published version: one is enough)."""
-        query = ref.title or ref.raw
+    def _search(self, attempt: _Attempt, ref: Reference, wanted: Callable[[FoundWork], bool],
+                *, query: str | None = None) -> None:
+        """Search sources in turn (for ``query``, else the title, else the entry) until
+        ``wanted`` works were found and enough answered (a published version: one is
+        enough)."""
+        query = query or ref.title or ref.raw
         enough = ENOUGH_SOURCES if attempt.accepted == [] else 1
         answered = 0
         for source in self._live():
