@@ -227,13 +227,16 @@ class ScholarSettings(BaseModel):
         "https://api.semanticscholar.org/graph/v1; null = not consulted")
     semantic_scholar_key: str | None = Field(
         default=None, description="Semantic Scholar API key (x-api-key); never logged")
+    dblp_url: str | None = Field(
+        default=None, description="DBLP base, e.g. https://dblp.org (title search only); "
+        "null = not consulted")
     timeout_s: float = Field(default=20.0, description="per-request timeout")
     max_retries: int = Field(default=3, description="retries on 429 / 5xx / timeouts")
     backoff_base_s: float = Field(default=1.0, description="first retry waits this (doubling)")
     max_wait_s: float = Field(default=60.0, description="longest Retry-After honoured; longer "
                               "waits give up on the source for this run")
     min_interval_s: dict[str, float] = Field(
-        default_factory=lambda: {"arxiv": 3.0, "semantic_scholar": 1.0},
+        default_factory=lambda: {"arxiv": 3.0, "semantic_scholar": 1.0, "dblp": 1.0},
         description="least seconds between two requests, per source (arXiv asks for 3 s); "
         "rate-limit headers can only lengthen it")
 

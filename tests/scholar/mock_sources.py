@@ -247,3 +247,17 @@ class MockArxiv(MockSource):
                 '<feed xmlns="http://www.w3.org/2005/Atom" '
                 'xmlns:arxiv="http://arxiv.org/schemas/atom">'
                 f"<title>arXiv Query</title>{''.join(entries)}</feed>").encode()
+
+
+class MockDblp(MockSource):
+    """``/search/publ/api?q=&format=json&h=``."""
+
+    def route(self, path: str, query: dict[str, str]) -> tuple[int, bytes, dict[str, str]]:
+        if path != "/search/publ/api":
+            return 404, b"not found", {"Content-Type": "text/plain"}
+        found = self.find(query.get("q", ""), int(query.get("h", "30")))
+        hits = [{"info": {"key": f"conf/x/{i}", "title": f"{w.title}.", "venue": w.venue or "CoRR",
+                          "year": str(w.year), "doi": w.doi,
+                          "authors": {"author": [{"text": a} for a in w.authors]}}}
+                for i, w in enumerate(found)]
+        return _json(200, {"result": {"hits": {"@total": str(len(hits)), "hit": hits}}})

@@ -89,3 +89,19 @@ def test_doi_paths_keep_parentheses_and_encode_the_unsafe() -> None:
     assert doi_path("10.1016/s0140-6736(97)11096-0") == "10.1016/s0140-6736(97)11096-0"
     assert doi_path("10.1002/(sici)1097<1::aid>3.0.co;2-#") == \
         "10.1002/(sici)1097%3C1::aid%3E3.0.co;2-%23"
+
+
+def test_dblp_hit() -> None:
+    from papermind.scholar.dblp import parse_hit
+
+    work = parse_hit({"key": "conf/nips/VaswaniSPUJGKP17", "title": "Attention is All you Need.",
+                      "venue": "NIPS", "year": "2017", "type": "Conference and Workshop Papers",
+                      "authors": {"author": [{"@pid": "1", "text": "Ashish Vaswani"},
+                                             {"@pid": "2", "text": "Wei Wang 0001"}]},
+                      "ee": "https://proceedings.neurips.cc/paper/2017/hash/3f5ee243.html"})
+    assert (work.title, work.year, work.venue) == ("Attention is All you Need", 2017, "NIPS")
+    assert work.authors == ["Ashish Vaswani", "Wei Wang"] and not work.is_preprint
+    single = parse_hit({"key": "x", "title": "A.", "venue": "CoRR", "year": "2014",
+                        "authors": {"author": {"text": "Jimmy Ba"}},
+                        "ee": "http://arxiv.org/abs/1412.6980"})
+    assert single.authors == ["Jimmy Ba"] and single.arxiv == "1412.6980" and single.is_preprint

@@ -136,3 +136,19 @@ def test_a_misparsed_title_is_searched_again_as_the_whole_entry(openalex: MockOp
         assert verdict.match is not None and verdict.match.title == "Long short-term memory"
     finally:
         crossref.stop()
+
+
+def test_dblp_searches_over_http() -> None:
+    from papermind.scholar.dblp import DblpSource
+    from tests.scholar.mock_sources import MockDblp
+
+    mock = MockDblp(list(RECORD))
+    try:
+        source = DblpSource(SourceHttp("dblp", "DBLP", mock.base_url, MemoryCache(), FAST))
+        (work, *_) = source.search("Long short-term memory")
+        assert (work.title, work.year, work.authors[0]) == ("Long short-term memory", 1997,
+                                                            "Sepp Hochreiter")
+        assert source.lookup("doi", "10.1162/neco.1997.9.8.1735") is None  # no lookup by DOI
+        assert len(mock.requests) == 1
+    finally:
+        mock.stop()

@@ -18,6 +18,7 @@ from papermind.errors import OfflineError
 from papermind.scholar.arxiv import ArxivSource
 from papermind.scholar.cache import ResponseStore
 from papermind.scholar.crossref import CrossrefSource
+from papermind.scholar.dblp import DblpSource
 from papermind.scholar.http import HttpPolicy, SourceHttp
 from papermind.scholar.openalex import OpenAlexSource
 from papermind.scholar.semantic_scholar import SemanticScholarSource
@@ -31,7 +32,7 @@ OFFLINE_HINT = "pass --online, or set scholar.enabled (PAPERMIND_SCHOLAR__ENABLE
 @dataclass
 class ScholarSources:
     """The sources of one run, in the order they are asked: OpenAlex, Crossref, Semantic
-    Scholar (when configured), arXiv."""
+    Scholar and DBLP (when configured), arXiv."""
 
     openalex: OpenAlexSource
     crossref: CrossrefSource
@@ -39,13 +40,13 @@ class ScholarSources:
     files: SourceHttp
     """Open-access PDFs, wherever the sources say they are (never cached)."""
     semantic_scholar: SemanticScholarSource | None = None
+    dblp: DblpSource | None = None
 
     def for_references(self) -> list[ScholarSource]:
-        """OpenAlex and Crossref hold the published record; Semantic Scholar when set."""
-        found: list[ScholarSource] = [self.openalex, self.crossref]
-        if self.semantic_scholar is not None:
-            found.append(self.semantic_scholar)
-        return found
+        """OpenAlex and Crossref hold the published record; Semantic Scholar and DBLP when
+        configured."""
+        optional = [s for s in (self.semantic_scholar, self.dblp) if s is not None]
+        return [self.openalex, self.crossref, *optional]
 
     def all(self) -> list[ScholarSource]:
         return [*self.for_references(), self.arxiv]
@@ -86,9 +87,10 @@ def build_sources(settings: ScholarSettings, cache: ResponseStore, *,
         key = {"x-api-key": settings.semantic_scholar_key} if settings.semantic_scholar_key else {}
         s2 = SemanticScholarSource(http("semantic_scholar", "Semantic Scholar",
                                         settings.semantic_scholar_url, headers=key))
+    dblp = DblpSource(http("dblp", "DBLP", settings.dblp_url)) if settings.dblp_url else None
     return ScholarSources(
         openalex=OpenAlexSource(http("openalex", "OpenAlex", settings.openalex_url,
                                      openalex_params)),
         crossref=CrossrefSource(http("crossref", "Crossref", settings.crossref_url, polite)),
         arxiv=ArxivSource(http("arxiv", "arXiv", settings.arxiv_url)),
-        files=http("files", "the PDF's server", ""), semantic_scholar=s2)
+        files=http("files", "the PDF's server", ""), semantic_scholar=s2, dblp=dblp)
