@@ -70,3 +70,23 @@ def test_the_references_tab_offline_sends_nothing(home: Path, mocks: Mocks) -> N
         page = client.get(f"/papers/{paper_id}/references")
         assert page.status_code == 200 and "scholarly sources are off" in page.text
     assert mocks.sent() == 0
+
+
+def test_one_click_adds_a_scholarly_result(home: Path, mocks: Mocks) -> None:
+    from io import BytesIO
+
+    from tests.cli.pdf_factory import paper_pdf
+
+    buffer = BytesIO()
+    paper_pdf(buffer, "Attention is all you need")
+    mocks.openalex.pdf = buffer.getvalue()
+    with serve(create_app(_settings(home, mocks, True))) as base, \
+            httpx.Client(base_url=base, timeout=60) as client:
+        added = client.post("/ui/add-by-id",
+                            data={"identifier": "https://doi.org/10.5555/3295222.3295349"})
+        assert added.status_code == 303 and added.headers["location"].startswith("/papers/")
+        paper_id = added.headers["location"].removeprefix("/papers/")
+        assert client.get(f"/api/papers/{paper_id}").json()["record"]["title"] == \
+            "Attention is all you need"
+        bad = client.post("/ui/add-by-id", data={"identifier": "doi:nonsense"})
+        assert bad.status_code == 303 and "is%20not%20a%20DOI" in bad.headers["location"]

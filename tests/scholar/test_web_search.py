@@ -75,6 +75,10 @@ async def test_deep_qa_shows_scholarly_results_as_external_evidence(mocks: Mocks
     report = assemble_report(result.state, kind="deep_qa", question=question, paper_ids=[])
     assert "external: not in a stored paper (add it: `papermind add https://doi.org/" \
         "10.1162/neco.1997.9.8.1735`)" in to_markdown(report)
+    from papermind.workflows.deep_qa.render import to_html
+
+    assert '<input type="hidden" name="identifier" value="https://doi.org/' \
+        '10.1162/neco.1997.9.8.1735">' in to_html(report)
     assert len(mocks.openalex.requests) == 1
 
 
