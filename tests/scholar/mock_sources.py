@@ -112,11 +112,11 @@ class MockSource:
         self.server.shutdown()
         self.server.server_close()
 
-    def find(self, text: str, k: int) -> list[Work]:
+    def find(self, text: str, k: int, works: list[Work] | None = None) -> list[Work]:
         """Works ranked by shared title words (a crude stand-in for the sources' search)."""
         words = set(_words(text))
         scored = [(len(words & set(_words(w.title))) / max(len(set(_words(w.title))), 1), i, w)
-                  for i, w in enumerate(self.works)]
+                  for i, w in enumerate(self.works if works is None else works)]
         return [w for score, _, w in sorted(scored, key=lambda s: (-s[0], s[1])) if score >= 0.5][:k]
 
     def by_doi(self, doi: str) -> Work | None:
@@ -183,11 +183,8 @@ class MockCrossref(MockSource):
             return _json(200, {"status": "ok", "message-type": "work",
                                "message": self.render(work)}, limits)
         if path == "/works":
-            self_works, self.works = self.works, crossref
-            try:
-                found = self.find(query.get("query.bibliographic", ""), int(query.get("rows", "20")))
-            finally:
-                self.works = self_works
+            found = self.find(query.get("query.bibliographic", ""), int(query.get("rows", "20")),
+                              crossref)
             return _json(200, {"status": "ok", "message-type": "work-list",
                                "message": {"total-results": len(found),
                                            "items": [self.render(w) for w in found]}}, limits)
