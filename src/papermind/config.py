@@ -244,6 +244,43 @@ class StorageSettings(BaseModel):
         "server or through a dropped NAT fails instead of hanging; 0 = the OS default")
 
 
+class ScholarSettings(BaseModel):
+    """Scholarly sources (OpenAlex, Crossref, arXiv, Semantic Scholar): off by default."""
+
+    enabled: bool = Field(
+        default=False, description="send lookups to the scholarly sources (reference checks, "
+        "add by DOI / arXiv id, web search in deep QA); off = nothing leaves the machine "
+        "unless a command is given --online")
+    mailto: str | None = Field(
+        default=None, description="contact e-mail sent to OpenAlex and Crossref (their "
+        "polite pools) and in the User-Agent")
+    openalex_url: str = Field(default="https://api.openalex.org",
+                              description="OpenAlex API base (a mirror or proxy may stand in)")
+    openalex_key: str | None = Field(default=None, description="OpenAlex API key (searches "
+                                     "beyond the free daily quota); never logged")
+    crossref_url: str = Field(default="https://api.crossref.org",
+                              description="Crossref REST API base")
+    arxiv_url: str = Field(default="https://export.arxiv.org",
+                           description="arXiv base: Atom API at /api/query, PDFs at /pdf/{id}")
+    semantic_scholar_url: str | None = Field(
+        default=None, description="Semantic Scholar Graph API base, e.g. "
+        "https://api.semanticscholar.org/graph/v1; null = not consulted")
+    semantic_scholar_key: str | None = Field(
+        default=None, description="Semantic Scholar API key (x-api-key); never logged")
+    dblp_url: str | None = Field(
+        default=None, description="DBLP base, e.g. https://dblp.org (title search only); "
+        "null = not consulted")
+    timeout_s: float = Field(default=20.0, description="per-request timeout")
+    max_retries: int = Field(default=3, description="retries on 429 / 5xx / timeouts")
+    backoff_base_s: float = Field(default=1.0, description="first retry waits this (doubling)")
+    max_wait_s: float = Field(default=60.0, description="longest Retry-After honoured; longer "
+                              "waits give up on the source for this run")
+    min_interval_s: dict[str, float] = Field(
+        default_factory=lambda: {"arxiv": 3.0, "semantic_scholar": 1.0, "dblp": 1.0},
+        description="least seconds between two requests, per source (arXiv asks for 3 s); "
+        "rate-limit headers can only lengthen it")
+
+
 class Settings(BaseSettings):
     """All of PaperMind's settings."""
 
@@ -264,6 +301,7 @@ class Settings(BaseSettings):
     storage: StorageSettings = Field(default_factory=StorageSettings)
     jobs: JobsSettings = Field(default_factory=JobsSettings)
     imports: ImportSettings = Field(default_factory=ImportSettings)
+    scholar: ScholarSettings = Field(default_factory=ScholarSettings)
 
     @property
     def home_dir(self) -> Path:

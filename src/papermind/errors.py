@@ -45,6 +45,10 @@ class ConfigError(PapermindError):
     """Settings are missing or inconsistent."""
 
 
+class OfflineError(ConfigError):
+    """Something needs the scholarly sources while they are off (the default)."""
+
+
 class ProviderError(PapermindError):
     """A language-model or embedding endpoint failed after its retry budget."""
 
@@ -69,3 +73,7 @@ class BudgetExceededError(PapermindError):
 
 class AuthError(PapermindError):
     """Missing or wrong API token."""
+
+
+class SourceDownError(ProviderError):
+    """A scholarly source (OpenAlex, Crossref...) could not answer after its retries."""

@@ -28,6 +28,7 @@ STATUS: list[tuple[type[errors.PapermindError], int, str]] = [
     (errors.StorageError, 507, "insufficient-storage"),
     (errors.BudgetExceededError, 402, "budget-exceeded"),
     (errors.ProviderError, 502, "model-endpoint-failed"),
+    (errors.OfflineError, 409, "offline"),
     (errors.ConfigError, 500, "configuration"),
     (errors.PapermindError, 500, "error"),
 ]

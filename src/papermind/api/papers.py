@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from papermind.api.deps import ContainerDep, SettingsDep
+from papermind.api.references import ReferencesOut
 from papermind.api.schemas import PaperDetail, PaperRecordOut, Removed, Uploaded, Verification
 from papermind.errors import IngestError
 from papermind.services.uploads import read_limited, safe_name, sniff
@@ -78,3 +79,10 @@ async def verify_claim(paper_id: str, body: VerifyRequest,
     result = await run_in_threadpool(verify, paper, body.claim, lines=body.lines,
                                      quote=body.quote, grounder=container.grounder)
     return Verification.model_validate(verify_json(result))
+
+
+@router.get("/{paper_id}/references", summary="Check the paper's bibliography against the "
+            "scholarly sources (needs scholar.enabled; answers are cached in the library)")
+async def check_references(paper_id: str, container: ContainerDep) -> ReferencesOut:
+    report = await run_in_threadpool(container.references.check, paper_id, files=False)
+    return ReferencesOut.model_validate(report.to_json())

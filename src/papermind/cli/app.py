@@ -17,6 +17,7 @@ from papermind.errors import PapermindError
 
 COMMAND_MODULES = [
     "papermind.cli.papers",
+    "papermind.cli.refs",
     "papermind.cli.locate",
     "papermind.cli.verify",
     "papermind.cli.search",

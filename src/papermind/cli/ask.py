@@ -12,7 +12,7 @@ from rich.markup import escape
 
 from papermind.cli.context import container, state, wants_json
 from papermind.cli.filters import CollectionFilter, TagFilter, selected_papers
-from papermind.cli.options import Lang
+from papermind.cli.options import Lang, Online
 from papermind.services.loops import run_loop
 
 if TYPE_CHECKING:  # the workflow stack is imported when the command runs, not for --help
@@ -35,6 +35,7 @@ def ask(
         "--out", help="Folder for report.json, report.md and report.html "
                       "(default: <home>/reports/<job id>).")] = None,
     lang: Lang = None,
+    online: Online = False,
 ) -> None:
     """Answer a question from your papers; every sentence cites text found in the papers
     (page and line) that supports it, or the answer says the evidence is insufficient."""
@@ -45,7 +46,7 @@ def ask(
         run = run_loop(ask_question(
             container(ctx), question, deep=deep, out_dir=out,
             paper_ids=selected_papers(ctx, paper, tag, collection) or (),
-            progress=_progress(cli.err, status.update), language=lang))
+            progress=_progress(cli.err, status.update), language=lang, online=online))
     for path in run.files:
         cli.err.print(f"wrote {path}", highlight=False)
     if wants_json(ctx, as_json):

@@ -11,10 +11,11 @@ from papermind.cli import paper_views as views
 from papermind.cli.add_progress import add_progress
 from papermind.cli.context import container, state, wants_json
 from papermind.cli.filters import CollectionFilter, TagFilter, selected_papers
-from papermind.cli.options import JsonFlag, PaperId
-from papermind.errors import InputError
+from papermind.cli.options import JsonFlag, Online, PaperId
+from papermind.errors import ConfigError, InputError, PapermindError
 
 if TYPE_CHECKING:  # the library stack loads when a command runs, not for --help
+    from papermind.services.add_by_id import Identifier
     from papermind.services.library import AddResult
 
 
@@ -33,17 +34,26 @@ def parse(
 
 def add(
     ctx: typer.Context,
-    paths: Annotated[list[Path], typer.Argument(
-        metavar="PATH", help="Files or folders (folders are searched for .pdf, .txt and .md files).")],
+    paths: Annotated[list[str], typer.Argument(
+        metavar="PATH", help="Files or folders (folders are searched for .pdf, .txt and .md "
+        "files), or doi:10.../..., arxiv:2401.01234 or a URL (needs --online).")],
+    online: Online = False,
     as_json: JsonFlag = False,
 ) -> None:
     """Add papers to the library (a file already stored is reported as 'exists').
 
     Each file is parsed, stored and BM25-indexed first, then the chunks are embedded in
     batches across papers. Interrupted? Run the same command again: stored files are
-    skipped and only the chunks still without a vector are embedded."""
-    with add_progress(state(ctx).err) as on_event:
-        results = container(ctx).library.add(paths, on_event=on_event)
+    skipped and only the chunks still without a vector are embedded. A DOI, arXiv id or URL
+    is looked up online and its open-access PDF added; without one nothing is stored."""
+    from papermind.services.add_by_id import parse_identifier
+
+    ids = [(text, None if Path(text).exists() else parse_identifier(text)) for text in paths]
+    results = [_add_by_id(ctx, text, ident, online) for text, ident in ids if ident]
+    files = [Path(text) for text, ident in ids if ident is None]
+    if files:
+        with add_progress(state(ctx).err) as on_event:
+            results += container(ctx).library.add(files, on_event=on_event)
     failed = [r for r in results if r.status == "failed"]
     json_out = wants_json(ctx, as_json)
     if json_out:
@@ -54,6 +64,20 @@ def add(
         state(ctx).console.print(views.add_table(results))
     if failed:
         raise InputError(_failure_summary(results, failed))
+
+
+def _add_by_id(ctx: typer.Context, text: str, ident: Identifier, online: bool) -> AddResult:
+    """One identifier added; a lookup that fails is that item's failure, not the batch's."""
+    from papermind.services.library import AddResult
+
+    try:
+        result = container(ctx).add_by_id.add(ident, online=online)
+    except ConfigError:
+        raise
+    except PapermindError as err:
+        return AddResult(text, "failed", reason=str(err))
+    container(ctx).library.catch_up()
+    return result
 
 
 def list_papers(

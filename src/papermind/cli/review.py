@@ -9,7 +9,7 @@ import typer
 from rich.console import Console
 
 from papermind.cli.context import container, state, wants_json
-from papermind.cli.options import Lang, OutDir, PaperToAdd, ReportJsonFlag
+from papermind.cli.options import Lang, Online, OutDir, PaperToAdd, ReportJsonFlag
 from papermind.services.loops import run_loop
 
 if TYPE_CHECKING:  # the workflow stack is imported when the command runs, not for --help
@@ -30,6 +30,7 @@ def review(
     signoff: Annotated[bool, typer.Option(
         "--signoff", help="Ask for a human sign-off before the run ends.")] = False,
     lang: Lang = None,
+    online: Online = False,
 ) -> None:
     """Pre-review a paper with a panel of agents; every comment cites page and line, with
     whether code found those lines and whether they support it.
@@ -47,7 +48,7 @@ def review(
     with cli.err.status("starting the review panel..."):
         run = run_loop(review_paper(container(ctx), paper, reviewers=panel, out_dir=out,
                                     progress=_progress(cli.err), signoff=signoff or None,
-                                    language=lang))
+                                    language=lang, online=online))
     if run.status == "interrupted":
         run = _sign_off(ctx, run, panel, out, lang)
     for path in run.files:

@@ -10,6 +10,7 @@ from papermind.domain.anchor import Anchor
 from papermind.domain.base import Frozen
 from papermind.domain.evidence import Evidence, SupportVerdict
 from papermind.domain.paper import Finding
+from papermind.domain.scholar import FoundWork
 
 MessageKind = Literal["task", "summary", "strength", "issue", "attack", "arbitration",
                       "score_change", "plan_item", "signoff"]
@@ -269,6 +270,9 @@ class ReviewReport(Frozen):
     warnings: list[str] = Field(default_factory=list, description="steps that degraded: a "
                                 "model gave no valid output, so the step contributed nothing")
     signoff: dict[str, Any] | None = None
+    related_work: list[FoundWork] = Field(
+        default_factory=list, description="works the scholarly sources gave the contribution "
+        "reviewer (online only), in the order of their ids R1, R2...; external, never verified")
 
 
 class MetaDecision(Frozen):

@@ -34,12 +34,15 @@ if TYPE_CHECKING:
     from papermind.library.embedding_cache import EmbedProgress
     from papermind.library.search import SearchIndex
     from papermind.llm import Gateway
+    from papermind.scholar.cache import ScholarCache
+    from papermind.services.add_by_id import AddByIdService
     from papermind.services.catalog import CatalogService
     from papermind.services.exports import ExportService
     from papermind.services.imports import ImportService
     from papermind.services.job_store import JobRecords
     from papermind.services.jobs import JobRunner, JobService
     from papermind.services.page_text import PageText
+    from papermind.services.references import ReferenceService
     from papermind.services.search import SearchService
 
 
@@ -164,6 +167,27 @@ class Container:
         return ImportService(self.library, self.catalog, ImportLog(self.db),
                              zotero_base_dir=imports.zotero_base_dir,
                              zotero_prefs=imports.zotero_prefs)
+
+    @cached_property
+    def scholar_cache(self) -> ScholarCache:
+        """Answers of the scholarly sources, kept in the library database."""
+        from papermind.scholar.cache import ScholarCache
+
+        return ScholarCache(self.db)
+
+    @cached_property
+    def references(self) -> ReferenceService:
+        """Bibliography checks against the scholarly sources (online only)."""
+        from papermind.services.references import ReferenceService
+
+        return ReferenceService(self)
+
+    @cached_property
+    def add_by_id(self) -> AddByIdService:
+        """`papermind add doi:... | arxiv:... | URL` (online only)."""
+        from papermind.services.add_by_id import AddByIdService
+
+        return AddByIdService(self)
 
     @cached_property
     def exports(self) -> ExportService:

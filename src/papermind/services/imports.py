@@ -108,12 +108,12 @@ class ImportService:
         added = self.library.add_file(Path(present[0]))
         if added.status == "failed" or added.paper_id is None:
             return _replace(base, reason=added.reason, file=present[0])
-        version_of = self._apply(item, added.paper_id) or added.version_of
+        version_of = self.apply(item, added.paper_id) or added.version_of
         self.log.mark(item.source, read.origin, item.key, added.paper_id)
         return _replace(base, status=added.status, paper_id=added.paper_id, file=present[0],
                         version_of=version_of)
 
-    def _apply(self, item: ImportedItem, paper_id: str) -> str | None:
+    def apply(self, item: ImportedItem, paper_id: str) -> str | None:
         """The item's metadata, tags and collections on the stored paper (idempotent)."""
         parsed = self.catalog.entry(paper_id).metadata
         metadata = _merged(item.metadata, parsed)

@@ -86,12 +86,19 @@ class QARun:
     files: list[Path] = field(default_factory=list)
 
 
-def qa_parts(container: Container, gateway: Gateway | None = None) -> QAParts:
-    """QAParts over the library, its hybrid search and the grounding engine.
+def qa_parts(container: Container, gateway: Gateway | None = None, *,
+             online: bool = False) -> QAParts:
+    """QAParts over the library, its hybrid search and the grounding engine; the scholarly
+    search as web strategy when online (``scholar.enabled`` or ``online``).
 
     No reranker is passed: the search index applies the configured one itself.
     """
     settings = container.settings
+    web_search = None
+    if settings.scholar.enabled or online:
+        from papermind.services.scholar_search import ScholarWebSearch
+
+        web_search = ScholarWebSearch(settings.scholar, container.scholar_cache)
     records = container.papers.list()
     years = [r.year for r in records if r.year]
     return QAParts(gateway=gateway or gateway_for(container),
@@ -100,21 +107,23 @@ def qa_parts(container: Container, gateway: Gateway | None = None) -> QAParts:
                    token_budget=settings.llm.job_token_budget,
                    resolve_id=container.papers.resolve, newest_year=max(years, default=None),
                    catalog=[CatalogEntry(r.id, r.title, r.year, r.source_name) for r in records],
-                   language=settings.language)
+                   language=settings.language, web_search=web_search)
 
 
 async def ask_question(container: Container, question: str, *, deep: bool = False,
                        paper_ids: Sequence[str] = (), earlier: Sequence[Turn] = (),
                        job_id: str | None = None, out_dir: Path | None = None,
                        progress: ProgressCallback | None = None,
-                       gateway: Gateway | None = None, language: str | None = None) -> QARun:
+                       gateway: Gateway | None = None, language: str | None = None,
+                       online: bool = False) -> QARun:
     """The whole use case: answer (or resume job ``job_id``), write report.json/.md/.html
     to ``out_dir`` (default ``<home>/reports/<job id>/``); answer in ``language`` (default
     the 'language' setting; 'auto' = the question's language). ``earlier``: the turns this
-    question follows up (services.threads)."""
+    question follows up (services.threads). ``online``: offer the scholarly search."""
     job = job_id or uuid.uuid4().hex
     async with container.checkpointer() as saver:
-        report = await answer_question(qa_parts(container, gateway), question, deep=deep,
+        report = await answer_question(qa_parts(container, gateway, online=online), question,
+                                       deep=deep,
                                        paper_ids=paper_ids, earlier=earlier, job_id=job,
                                        progress=progress, checkpointer=saver,
                                        language=language)

@@ -28,6 +28,7 @@ from papermind.services.workflow_runs import (
 )
 from papermind.workflows.ports import Grounder
 from papermind.workflows.review import FULL_PANEL, ReviewContext, build_graph
+from papermind.workflows.review.context import RelatedWorkFinder
 from papermind.workflows.review.panel import minimal_panel
 from papermind.workflows.review.report import build_report
 from papermind.workflows.review.views import section_groups
@@ -59,16 +60,29 @@ def input_chars(settings: Settings, gateway: Gateway) -> int:
 
 
 def review_context(settings: Settings, gateway: Gateway, grounder: Grounder, *,
-                   signoff: bool | None = None) -> ReviewContext:
-    """The graph's runtime context from settings and collaborators."""
+                   signoff: bool | None = None,
+                   related_work: RelatedWorkFinder | None = None) -> ReviewContext:
+    """The graph's runtime context from settings and collaborators (``related_work``: the
+    scholarly sources, online only)."""
     knobs = settings.workflows
     return ReviewContext(
+        related_work=related_work,
         gateway=gateway, grounder=grounder,
         second_round_threshold=knobs.review_second_round_threshold,
         max_rounds=knobs.review_max_rounds,
         signoff=knobs.review_signoff if signoff is None else signoff,
         input_chars=input_chars(settings, gateway), max_comments=knobs.review_max_comments,
         unverified_weight=knobs.review_unverified_weight)
+
+
+def related_finder(container: Container, online: bool) -> RelatedWorkFinder | None:
+    """The scholarly sources' related-work search when online, else None (nothing sent)."""
+    scholar = container.settings.scholar
+    if not (scholar.enabled or online):
+        return None
+    from papermind.services.related_work import ScholarRelatedWork
+
+    return ScholarRelatedWork(scholar, container.scholar_cache)
 
 
 @dataclass
@@ -92,15 +106,17 @@ async def review_paper(container: Container, paper: str | Path, *, reviewers: Re
                        job_id: str | None = None, out_dir: Path | None = None,
                        progress: ProgressCallback | None = None, gateway: Gateway | None = None,
                        signoff: bool | None = None, resume: Any = None,
-                       language: str | None = None) -> ReviewRun:
+                       language: str | None = None, online: bool = False) -> ReviewRun:
     """The whole use case; writes report.json/.md/.html to ``out_dir`` (default
     ``<home>/reports/<job id>/``) once the run has a meta-review; comments in ``language``
-    (default the 'language' setting)."""
+    (default the 'language' setting). Online (``scholar.enabled`` or ``online``), the
+    contribution reviewer also sees related work from the scholarly sources."""
     stored = resolve_paper(container.library, paper)
     job = job_id or uuid.uuid4().hex
     lang = output_language(language, container.settings.language)
     bound = (gateway or gateway_for(container)).bind(job_id=job, language=lang)
-    context = review_context(container.settings, bound, container.grounder, signoff=signoff)
+    context = review_context(container.settings, bound, container.grounder, signoff=signoff,
+                             related_work=related_finder(container, online))
     inputs = {"paper": stored, "panel": panel_for(stored, reviewers)}
     result = await run_workflow(container, build_graph(), inputs, job_id=job, context=context,
                                 progress=progress, resume=resume)

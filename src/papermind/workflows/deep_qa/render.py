@@ -134,6 +134,8 @@ def _answer_md(report: QAReport) -> list[str]:
 def _where(item: EvidenceItem) -> str:
     if item.kind == "quote":
         return reports.markdown(item.evidence, details=False)
+    if item.kind == "web" and item.section.startswith(("http://", "https://")):
+        return f"external: not in a stored paper (add it: papermind add {_e(item.section)})"
     return _e(item.value) if item.value else "external: not in a stored paper"
 
 

@@ -9,6 +9,8 @@ from typing import Protocol, TypeVar
 from langchain_core.messages import BaseMessage
 from pydantic import BaseModel
 
+from papermind.domain import Paper
+from papermind.domain.scholar import FoundWork
 from papermind.llm import Gateway
 from papermind.workflows.ports import Grounder
 
@@ -20,6 +22,13 @@ class StructuredModel(Protocol):
 
     async def structured(self, role: str, messages: Sequence[BaseMessage], schema: type[T],
                          *, node: str | None = None) -> T:
+        ...
+
+
+class RelatedWorkFinder(Protocol):
+    """Finds published work related to a paper (the scholarly sources; absent offline)."""
+
+    async def find(self, paper: Paper) -> list[FoundWork]:
         ...
 
 
@@ -35,3 +44,5 @@ class ReviewContext:
     input_chars: int = 6000
     max_comments: int = 4
     unverified_weight: float = 0.5
+    related_work: RelatedWorkFinder | None = None
+    """online only: related papers for the reviewers whose panel row asks for them"""

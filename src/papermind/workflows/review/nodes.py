@@ -44,6 +44,7 @@ from papermind.workflows.review.panel import (
     active_reviewers,
 )
 from papermind.workflows.review.prompts import PROMPTS
+from papermind.workflows.review.related import related_block
 from papermind.workflows.review.state import ReviewState
 from papermind.workflows.review.targets import resolve_target
 from papermind.workflows.review.views import View, editor_view
@@ -111,8 +112,10 @@ async def _review(state: ReviewState, runtime: Runtime[ReviewContext], spec: Rev
     task = next((m.content for m in state.get("messages", [])
                  if m.kind == "task" and m.receiver == role), spec.task)
     text = ctx.grounder.numbered_text(paper, view.lines)  # original line ids
+    related = await ctx.related_work.find(paper) \
+        if spec.related_work and ctx.related_work is not None else []
     prompt = PROMPTS[role].render(task=fence_untrusted(task, "EDITOR_TASK"),
-                                  paper=fence_untrusted(text),
+                                  paper=fence_untrusted(text) + related_block(related, paper),
                                   max_comments=ctx.max_comments)
     draft, warnings = await structured_or_none(ctx.gateway, role, prompt, ReviewerDraft,
                                                node=role, outcome="no score and no comments")
@@ -125,8 +128,9 @@ async def _review(state: ReviewState, runtime: Runtime[ReviewContext], spec: Rev
     messages += [_comment(paper, c, role, 1, n, receiver=META.role, shown=view.lines)
                  for n, c in enumerate(comments, 1)]
     summary = f"score {draft.score:g}, {len(comments)} comments from {len(view.sections)} sections"
-    return {"messages": deliver(messages), "original_scores": {role: draft.score},
-            "history": _stamp(role, started, summary)}
+    update: Update = {"messages": deliver(messages), "original_scores": {role: draft.score},
+                      "history": _stamp(role, started, summary)}
+    return {**update, "related_work": related} if related else update
 
 
 def _comment(paper: Paper, draft: CommentDraft, sender: Any, round_: int, n: int, *,

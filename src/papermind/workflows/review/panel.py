@@ -49,6 +49,8 @@ class ReviewerSpec(ActorSpec):
     brief: str = ""
     """what the editor is told to assign it"""
     view: ViewBuilder = views.methodology_view
+    related_work: bool = False
+    """online, it also sees related papers found in the scholarly sources"""
 
     @property
     def task_field(self) -> str:
@@ -60,7 +62,8 @@ EDITOR = ActorSpec("editor", "Editor", "reader", 0.3, frozenset({"paper", "revie
 REVIEWERS: tuple[ReviewerSpec, ...] = (
     ReviewerSpec("contribution_reviewer", "Contribution reviewer", "reviewer", 0.4,
                  aspect="novelty", task="Judge novelty and the stated contributions.",
-                 brief="novelty and stated contributions", view=views.contribution_view),
+                 brief="novelty and stated contributions", view=views.contribution_view,
+                 related_work=True),
     ReviewerSpec("methodology_reviewer", "Methodology reviewer", "reviewer", 0.3,
                  aspect="method",
                  task="Check the method for completeness, reproducibility and gaps.",

@@ -119,8 +119,8 @@ def to_markdown(report: ReviewReport) -> str:
         out += [f"### {_e(name_of(report, sender))}", ""]
         out += [line for c in report.comments if c.sender == sender
                 for line in _comment_lines(report, c)] + [""]
-    out += _settled(report) + _plan(report) + _unverified(report) + _metrics(report)
-    out += _usage(report)
+    out += _settled(report) + _plan(report) + _unverified(report) + _related(report)
+    out += _metrics(report) + _usage(report)
     return "\n".join(out).rstrip() + "\n"
 
 
@@ -157,6 +157,18 @@ def _unverified(report: ReviewReport) -> list[str]:
         why = "" if u.evidence else f" — {_e(u.reason)}"
         out.append(f"- {what} in {_e(label_of(report, u.message_id))}: {shown}{why}")
     return out + ([] if report.unverified else ["- none"]) + [""]
+
+
+def _related(report: ReviewReport) -> list[str]:
+    """The related work the contribution reviewer saw (online runs only), by id."""
+    if not report.related_work:
+        return []
+    out = [f"## {_t(report)('Related work from the scholarly sources (external, not verified)')}",
+           ""]
+    for n, work in enumerate(report.related_work, 1):
+        where = f" doi:{work.doi}" if work.doi else (f" {work.url}" if work.url else "")
+        out.append(f"- R{n}: {work.title} ({work.year or 'n.d.'}){where}")
+    return out + [""]
 
 
 def _metrics(report: ReviewReport) -> list[str]:

@@ -62,7 +62,8 @@ def build_report(state: Mapping[str, Any], *, models: dict[str, str] | None = No
         unverified=_unverified(messages, checks), flags=flags,
         metrics=compute_metrics(messages, checks, plan), verification=_verification(comments),
         usage=usage or {}, history=list(review.get("history", [])),
-        warnings=list(review.get("warnings", [])), signoff=review.get("signoff"))
+        warnings=list(review.get("warnings", [])), signoff=review.get("signoff"),
+        related_work=list(review.get("related_work", [])))
 
 
 def _next(numbers: dict[tuple[str, int], int], message: ReviewMessage) -> str:

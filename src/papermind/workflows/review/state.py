@@ -14,6 +14,7 @@ from papermind.domain.review import (
     ReviewMessage,
     ScoreChange,
 )
+from papermind.domain.scholar import FoundWork
 from papermind.workflows.review.messages import keep_first, merge_messages, update_dict
 
 
@@ -43,4 +44,6 @@ class ReviewState(TypedDict, total=False):
     warnings: Annotated[list[str], operator.add]
     """steps that degraded because a model gave no valid output (workflows/model_output.py)"""
     signoff: dict[str, Any]
+    related_work: list[FoundWork]
+    """what the scholarly sources gave the contribution reviewer (online only), R1, R2..."""
 
