@@ -29,7 +29,7 @@ _CATALOGUE: dict[str, RoleSpec] = {spec.name: spec for spec in (
     RoleSpec("reader", "default", 0.2),
     RoleSpec("checker", "reader", 0.0),
     RoleSpec("questioner", "reader", 0.7),
-    RoleSpec("explainer", "reader", 0.2, max_tokens=160),
+    RoleSpec("explainer", "reader", 0.2, max_tokens=96),
     RoleSpec("question_writer", "questioner", 0.7, max_tokens=96),
     RoleSpec("distiller", "reader", 0.2),
     RoleSpec("reviewer", "default", 0.4),

@@ -10,6 +10,7 @@ and drops the ones that fail, and a rewrite re-asks only those.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -24,10 +25,9 @@ from papermind.workflows.model_output import structured_or_none
 EXPLAINER = PromptTemplate.load(Path(__file__).parent / "prompts" / "explainer.md",
                                 {"passage", "what"})
 PREFIX = {"method": "M", "derivation": "D", "experiment": "E", "result": "R"}
-WHAT = {"method": "what this passage says the method does",
-        "derivation": "what this equation states and what its symbols mean",
-        "experiment": "what this passage says about how the experiments were set up",
-        "result": "what result this passage reports and what it shows"}
+WHAT = {"method": "what the method does", "derivation": "what the equation computes",
+        "experiment": "how the experiments are set up", "result": "what the result shows"}
+_OPENING = re.compile(r"^\s*(?:in short|in summary|in simple terms)\s*[,:]\s*", re.IGNORECASE)
 
 
 class ExplanationOut(_Lists):
@@ -108,7 +108,8 @@ def checked_explanation(point: ReadingPoint) -> ReadingPoint:
             "explanation_note": "no explanation was given: the passage is shown quoted"})
     problems = explanation_problems(point.explanation, point.text)
     if not problems:
-        return point.model_copy(update={"explanation": collapse_repeats(point.explanation)})
+        text = _OPENING.sub("", collapse_repeats(point.explanation))
+        return point.model_copy(update={"explanation": text[:1].upper() + text[1:]})
     return point.model_copy(update={
         "explanation": "", "explanation_note": "explanation dropped (" + "; ".join(problems)
         + "): the passage is shown quoted"})
