@@ -60,6 +60,15 @@ async def cancel(job_id: str, jobs: JobsDep) -> Response:
     return RedirectResponse(f"/jobs/{job_id}", status_code=303)
 
 
+@router.post("/ui/jobs/{job_id}/resume")
+async def resume(job_id: str, jobs: JobsDep) -> Response:
+    try:
+        jobs.resume(job_id)
+    except PapermindError as err:
+        return back(f"/jobs/{job_id}", str(err))
+    return RedirectResponse(f"/jobs/{job_id}", status_code=303)
+
+
 @router.get("/jobs/{job_id}/report", response_class=HTMLResponse)
 def report(request: Request, job_id: str, box: ContainerDep, jobs: JobsDep) -> HTMLResponse:
     found = jobs.store.get(job_id)
