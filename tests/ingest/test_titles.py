@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from papermind.config import IngestSettings
+from papermind.domain.works import Person, WorkMetadata
 from papermind.ingest import parse_bytes
 from papermind.ingest.layout import FlowLine
 from papermind.ingest.metadata import front_matter
-from papermind.domain.works import Person, WorkMetadata
 from papermind.services.exports import citation_key
 
 
