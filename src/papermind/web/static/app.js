@@ -140,6 +140,21 @@
 
   document.querySelectorAll(".upload[data-finished=false]").forEach(pollUpload);
 
+  // tables reflow on a phone: each row a block, each cell labelled with its column's header
+  document.querySelectorAll("table").forEach(function (table) {
+    var rows = Array.prototype.slice.call(table.rows);
+    var head = rows[0];  // <thead>'s row, or a first row of <th> only
+    if (!head || Array.prototype.some.call(head.cells, function (c) { return c.tagName !== "TH"; })) return;
+    var names = Array.prototype.map.call(head.cells, function (th) { return th.textContent.trim(); });
+    table.classList.add("reflow");
+    head.classList.add("reflow-head");
+    rows.slice(1).forEach(function (tr) {
+      Array.prototype.forEach.call(tr.cells, function (cell, n) {
+        if (names[n] && !cell.hasAttribute("data-label")) cell.setAttribute("data-label", names[n]);
+      });
+    });
+  });
+
   var marked = document.querySelector(".highlight");
   if (marked) marked.scrollIntoView({ block: "center" });
 })();
