@@ -14,7 +14,7 @@ from jinja2 import Environment
 from papermind.web.steps import job_steps
 
 KINDS = {"reading": "Deep reading", "review": "Pre-review", "question": "Question"}
-STATUSES = {"queued": "waiting", "running": "running", "completed": "finished",
+STATUSES = {"queued": "waiting", "running": "running", "completed": "completed",
             "failed": "failed", "cancelled": "cancelled"}
 UPLOAD_STATES = {"waiting": "waiting", "parse": "reading the file",
                  "index": "indexing for search", "embed": "embedding passages",
