@@ -14,6 +14,7 @@ import pytest
 from papermind.api.app import create_app
 from papermind.config import SearchSettings, load_settings
 from papermind.domain.job import JobRequest
+from papermind.domain.review import ReportFlag, ReviewReport
 from papermind.llm.testing import fake_gateway
 from papermind.services.container import Container
 from papermind.services.report_files import write_reports
@@ -29,11 +30,15 @@ PHONE = {"width": 390, "height": 844}
 SIDEWAYS = "() => document.documentElement.scrollWidth - window.innerWidth"
 
 
-def _review_job(home: Path) -> str:
-    """A finished review job (the scripted panel) in the library at ``home``."""
+def _review_job(home: Path, *, lost_comment: bool = False) -> str:
+    """A finished review job (the scripted panel) in the library at ``home``; with
+    ``lost_comment`` its first comment cites lines that are not there and three works that
+    are not in the bibliography."""
     result = asyncio.run(run_review(fake_gateway(script()), build_paper(findings=True)))
     report = build_report(result.state, models={"meta": "scripted"}, demo_quality=True,
                           usage={"tokens_in": 10, "tokens_out": 5, "cost_usd": 0.0})
+    if lost_comment:
+        report = _with_lost_comment(report)
     settings = load_settings(home).model_copy(update={"search": SearchSettings(embedder="hashing")})
     with Container(settings) as box:
         job, _ = box.job_store.create_or_get_active(
@@ -41,6 +46,18 @@ def _review_job(home: Path) -> str:
         box.job_store.finish(job.id, "completed")
         write_reports(report, box.report_dir(job.id))
     return job.id
+
+
+def _with_lost_comment(report: ReviewReport) -> ReviewReport:
+    first = report.comments[0]
+    lost = {"quote": "", "cited": "see above", "claim": first.content, "found": False,
+            "anchor": None, "method": "lines", "reasons": ["no line ids in 'see above'"],
+            "support": {"verdict": "unchecked", "by": "", "reason": ""}, "notes": []}
+    flags = [ReportFlag(kind="unresolved_reference", message=f"cites 'Work {n}'",
+                        message_id=first.message_id) for n in range(3)]
+    bad = first.model_copy(update={"found": False, "verified": False, "support": "unchecked",
+                                   "evidence": [lost], "flags": flags, "label": "Lost comment"})
+    return report.model_copy(update={"comments": [bad, *report.comments[1:]]})
 
 
 @pytest.fixture
@@ -114,3 +131,27 @@ def test_report_and_pages_are_one_tap_apart_on_a_phone(reader: ReaderSite, brows
     shots(page, "cited-page")
     page.set_viewport_size({"width": 1280, "height": 900})
     assert page.locator(".sheets").is_visible() and page.locator("#report-panel").is_visible()
+
+
+@pytest.fixture
+def lost_review(home: Path) -> str:
+    return _review_job(home, lost_comment=True)  # before the browser's event loop starts
+
+
+def test_a_review_comment_says_its_status_once_details_folded(
+        lost_review: str, home: Path, browser_page: Any, shots: Any) -> None:
+    job = lost_review
+    settings = load_settings(home).model_copy(update={"search": SearchSettings(embedder="hashing")})
+    with serve(create_app(settings)) as base:
+        page = browser_page
+        page.goto(f"{base}/jobs/{job}/report")
+        item = page.locator("li", has=page.locator("strong", has_text="Lost comment")).first
+        shown = item.inner_text()  # a closed <details> shows only its summary
+        assert shown.count("not verified") == 1 and "NOT FOUND" not in shown, shown
+        assert shown.lower().count("not found") == 1, shown  # only in the comment's status
+        assert shown.count("flag: unresolved reference") == 1 and "×3" in shown
+        assert "cites 'Work 0'" not in shown
+        item.locator("details.why summary").click()
+        opened = item.inner_text()
+        assert "NOT FOUND" in opened and all(f"cites 'Work {n}'" in opened for n in range(3))
+        shots(page, "lost-comment")

@@ -97,7 +97,8 @@ def _comment_lines(report: ReviewReport, c: ReportComment) -> list[str]:
     head = (f"- **{c.label or c.message_id}** {c.kind}{about} [{c.target}] {c.content} "
             f"(confidence {c.confidence:.2f}, weight {c.weight:.2f}; {comment_status(c)}){refs}")
     items = [evidence_of(report, e) for e in c.evidence]
-    lines = [f"  - {reports.markdown(e, details=False, status=False)}" for e in items]
+    lines = [f"  - {reports.markdown(e, details=False, status=False)}" for e in items
+             if e.found] or ([] if items else ["  - no lines cited"])
     lines += [f"  - **{flag_line(kind, n)}**" for kind, n, _ in flag_groups(c.flags)]
     details = [f"{reports.where(e)}: {reports.status_label(e)}" for e in items if not e.verified]
     details += [f"{kind}: {m}" for kind, _, messages in flag_groups(c.flags) for m in messages]
