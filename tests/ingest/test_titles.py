@@ -84,3 +84,15 @@ def test_shared_pdfs_get_their_titles_or_the_file_name(shared_data: Path) -> Non
     assert template.title not in ("2", "")  # type: ignore[attr-defined]
     key = citation_key(WorkMetadata(title=template.title))  # type: ignore[attr-defined]
     assert key != "2" and key[:1].isalpha()
+
+
+def test_show_says_when_the_file_name_stands_in(shared_data: Path, tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    from rich.console import Console
+
+    from papermind.cli.paper_views import print_paper
+
+    excerpt = parse_bytes((shared_data / "pdfs" / "docling" / "2305.03393v1-pg9.pdf").read_bytes(),
+                          "2305.03393v1-pg9.pdf", settings=IngestSettings())
+    print_paper(Console(width=200), excerpt)
+    assert "the file name: no convincing title" in capsys.readouterr().out
