@@ -50,6 +50,13 @@ def test_a_citation_key_is_a_weak_title(title: str) -> None:
     assert meta.weak is not None
 
 
+@pytest.mark.parametrize("title", ["Paper 0", "Llama 2", "GPT-4 Technical Report", "word2vec"])
+def test_a_short_title_with_a_number_is_a_title(title: str) -> None:
+    meta = front_matter([_line(title, 60, 20), _line("Some body text follows here.", 90, 10)],
+                        stop=2, body=10)
+    assert meta.weak is None and meta.title == title
+
+
 def test_a_real_title_at_body_size_in_bold_still_counts() -> None:
     meta = front_matter([_line("Prototype-Driven Learning for Sequence Models", 60, 10, bold=True),
                          _line("Aria Haghighi, Dan Klein", 80, 10)], stop=2, body=10)

@@ -106,7 +106,7 @@ def _names_line(text: str) -> bool:
     return len(parts) >= 2 and len(_split_authors(text)) >= max(2, len(parts) - 1)
 
 
-_KEY_LIKE = re.compile(r"^[A-Za-z]*\d+[A-Za-z\d:_-]*$|^[a-z]+\d{4}[a-z]*$")
+_KEY_LIKE = re.compile(r"^(?:\d+|[a-z]+\d{4}[a-z]*|[A-Za-z]+:\d+)$")
 """'2', 'smith2020deep', 'ref:12': a citation key, not a title."""
 _SENTENCE_END = re.compile(r"[.;:,]$")
 
@@ -115,16 +115,16 @@ def weak_title(title: str, lines: Sequence[FlowLine], body: float) -> str | None
     """Why the text taken as the title is no convincing title (None when it is one): nothing
     found, a citation key, or a line of body text (body size, or a sentence's shape)."""
     text = title.strip()
-    if sum(ch.isalpha() for ch in text) < 4 or _KEY_LIKE.match(text.replace(" ", "")):
+    if sum(ch.isalpha() for ch in text) < 4 or _KEY_LIKE.match(text):
         return f"{text!r} is not a title" if text else "no title on the first page"
     if not lines or lines[0].box is None or not body:
         return None  # plain text: the first line is all there is to go by
     bigger = max(_size(line) for line in lines) > body + 0.5
-    sentence = (text[:1].islower() or _SENTENCE_END.search(text) is not None
-                or len(text.split()) > 30)
+    fragment = text[:1].islower() and len(text.split()) >= 4  # 'order to compute the ...'
+    sentence = fragment or _SENTENCE_END.search(text) is not None or len(text.split()) > 30
     if not bigger and (sentence or not lines[0].bold):
         return f"{text[:60]!r} is set as body text, not as a title"
-    if sentence and text[:1].islower():
+    if fragment:
         return f"{text[:60]!r} reads as part of a sentence"
     return None
 
