@@ -121,8 +121,8 @@ def weak_title(title: str, lines: Sequence[FlowLine], body: float) -> str | None
         return None  # plain text: the first line is all there is to go by
     bigger = max(_size(line) for line in lines) > body + 0.5
     fragment = text[:1].islower() and len(text.split()) >= 4  # 'order to compute the ...'
-    sentence = fragment or _SENTENCE_END.search(text) is not None or len(text.split()) > 30
-    if not bigger and (sentence or not lines[0].bold):
+    plain_sentence = not lines[0].bold and _SENTENCE_END.search(text) is not None
+    if not bigger and (fragment or plain_sentence or len(text.split()) > 30):
         return f"{text[:60]!r} is set as body text, not as a title"
     if fragment:
         return f"{text[:60]!r} reads as part of a sentence"
