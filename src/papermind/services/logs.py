@@ -61,8 +61,3 @@ def configure_logging(*, as_json: bool, level: int = logging.INFO) -> None:
         logger.handlers[:] = [handler]
         logger.setLevel(level)
         logger.propagate = False
-
-
-def configure_json_logging(level: int = logging.INFO) -> None:
-    """Send papermind's and uvicorn's logs to stderr as JSON lines."""
-    configure_logging(as_json=True, level=level)
