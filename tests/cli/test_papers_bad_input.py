@@ -90,3 +90,8 @@ def test_installed_entry_point_reports_errors(home: Path, tmp_path: Path) -> Non
     assert done.returncode == 2
     assert_one_clear_line(done.stderr, "junk.pdf")
     assert library_state(home) == ([], [])
+
+
+def test_add_of_one_missing_file_names_it(cli: CliRunner) -> None:
+    result = cli("add", "nope.pdf")
+    assert result.code == 2 and "nope.pdf: no such file or folder" in result.err

@@ -130,3 +130,15 @@ def test_report_files_travel_with_the_job_on_postgres(store: JobRecords) -> None
     assert store.file("j1", "report.md") == b"# r2"
     assert store.file("j1", "report.json") == b'{"a": 1}'
     assert store.file("j1", "report.html") is None
+
+
+def test_only_a_failed_or_cancelled_job_reopens(store: JobRecords) -> None:
+    store.create_or_get_active("j1", REVIEW)
+    assert not store.reopen("j1"), "a queued job is not reopened"
+    store.mark_running("j1")
+    assert store.finish("j1", "failed", error="endpoint down")
+    assert store.reopen("j1")
+    job = store.get("j1")
+    assert job.status == "queued" and job.error is None and job.finished_at is None
+    assert store.finish("j1", "completed")
+    assert not store.reopen("j1"), "a completed job stays completed"

@@ -83,7 +83,8 @@ def test_job_page_report_and_usage(site: tuple[httpx.Client, str, str]) -> None:
     job_id = started.headers["location"].rsplit("/", 1)[-1]
     assert wait_for(client, job_id)["status"] == "completed"
     page = client.get(f"/jobs/{job_id}").text
-    assert 'data-status="completed"' in page and "<li>Noop: nothing to do</li>" in page
+    assert 'data-status="completed"' in page
+    assert '<li class="done" data-node="noop">Noop: nothing to do</li>' in page
     assert "Tokens in 12, out 3" in page and "Cancel" not in page, "usage, and no Cancel"
     assert "Sparse Mixture Routing" in page, "the job names its paper by title"
     assert client.get(f"/jobs/{job_id}/report").status_code == 404  # the runner wrote none

@@ -9,7 +9,7 @@ from typing import Any
 from fastapi import Depends, FastAPI, Request
 
 from papermind import __version__
-from papermind.api import errors, jobs, ops, papers, search
+from papermind.api import docs, errors, jobs, ops, papers, search
 from papermind.api.guards import FrontDoor, policy_for
 from papermind.api.schemas import Health
 from papermind.api.security import authorize
@@ -45,7 +45,7 @@ def create_app(settings: Settings, *, container: Container | None = None,
     app = FastAPI(title="PaperMind", version=__version__, lifespan=lifespan,
                   description="Read, question and pre-review papers; every claim is anchored "
                               "to page and line and checked by code.",
-                  dependencies=[Depends(require_token)])
+                  dependencies=[Depends(require_token)], docs_url=None, redoc_url=None)
     app.state.container = box
     app.state.settings = settings
     errors.install(app, home=settings.home_dir)
@@ -56,6 +56,7 @@ def create_app(settings: Settings, *, container: Container | None = None,
     app.include_router(search.router)
     app.include_router(jobs.router)
     app.include_router(ops.router)
+    docs.install(app)  # before the web UI, whose /static mount would hide the assets
     mount_web(app)
 
     @app.get("/health", tags=["meta"])

@@ -43,6 +43,14 @@ def problem(status: int, kind: str, detail: str, **extra: object) -> JSONRespons
                         headers=headers)
 
 
+def http_detail(err: errors.PapermindError) -> str:
+    """The message, with its hint unless the hint names a command of the CLI ("see
+    `papermind list`" helps at a terminal, not a client of the API or the web)."""
+    if err.hint and "papermind " not in err.hint:
+        return f"{err.message} ({err.hint})"
+    return err.message
+
+
 def install(app: FastAPI, *, home: Path | None = None) -> None:
     """Route every error through ``problem``; never send a stack trace to a client. A full
     disk is a 507 naming the place (``home``, the library folder, when the error names none)."""
@@ -51,8 +59,8 @@ def install(app: FastAPI, *, home: Path | None = None) -> None:
     async def _papermind(_: Request, err: errors.PapermindError) -> JSONResponse:
         for kind, status, name in STATUS:
             if isinstance(err, kind):
-                return problem(status, name, str(err))
-        return problem(500, "error", str(err))
+                return problem(status, name, http_detail(err))
+        return problem(500, "error", http_detail(err))
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_: Request, err: RequestValidationError) -> JSONResponse:

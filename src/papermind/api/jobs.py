@@ -1,4 +1,5 @@
-"""/api/jobs: submit (202), status, result in JSON / Markdown / HTML, events, SSE, cancel."""
+"""/api/jobs: submit (202), status, result in JSON / Markdown / HTML, events, SSE, cancel,
+resume (jobs started from the CLI too: one job store per library)."""
 
 from __future__ import annotations
 
@@ -109,3 +110,9 @@ def _last_event_id(header: str | None) -> int:
 @router.post("/{job_id}/cancel", summary="Cancel a queued or running job")
 async def cancel(job_id: str, jobs: JobsDep) -> JobOut:
     return JobOut.of(jobs.cancel(job_id))
+
+
+@router.post("/{job_id}/resume", status_code=202,
+             summary="Resume a failed or cancelled job from its last finished step")
+async def resume(job_id: str, jobs: JobsDep) -> JobOut:
+    return JobOut.of(jobs.resume(job_id))

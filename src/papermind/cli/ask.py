@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -40,13 +41,19 @@ def ask(
     """Answer a question from your papers; every sentence cites text found in the papers
     (page and line) that supports it, or the answer says the evidence is insufficient."""
     from papermind.services.qa import ask_question
+    from papermind.services.recorded_jobs import job_request, run_as_job
 
     cli = state(ctx)
+    box = container(ctx)
+    job_id = uuid.uuid4().hex
+    paper_ids = list(selected_papers(ctx, paper, tag, collection) or ())
+    request = job_request(kind="question", question=question, deep=deep, paper_ids=paper_ids,
+                         language=lang)
     with cli.err.status("[cyan]starting...[/]") as status:
-        run = run_loop(ask_question(
-            container(ctx), question, deep=deep, out_dir=out,
-            paper_ids=selected_papers(ctx, paper, tag, collection) or (),
-            progress=_progress(cli.err, status.update), language=lang, online=online))
+        run = run_loop(run_as_job(box, request, job_id, lambda progress: ask_question(
+            box, question, deep=deep, out_dir=out, paper_ids=paper_ids, job_id=job_id,
+            progress=progress, language=lang, online=online),
+            progress=_progress(cli.err, status.update)))
     for path in run.files:
         cli.err.print(f"wrote {path}", highlight=False)
     if wants_json(ctx, as_json):

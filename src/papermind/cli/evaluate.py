@@ -88,14 +88,18 @@ def reading(ctx: typer.Context, data: Data = None, limit: Limit = None, budget: 
 @eval_app.command("compare")
 def compare(ctx: typer.Context,
             run_a: Annotated[str, typer.Argument(metavar="RUN_A", help="Baseline run id.")],
-            run_b: Annotated[str, typer.Argument(metavar="RUN_B", help="Run to compare.")]
-            ) -> None:
+            run_b: Annotated[str, typer.Argument(metavar="RUN_B", help="Run to compare.")],
+            as_json: JsonFlag = False) -> None:
     """Per-metric differences of two runs on their shared items, with paired p-values."""
     from papermind.services.eval_jobs import compare as compare_runs
 
     lines, flagged = compare_runs(container(ctx), run_a, run_b)
-    for line in lines:
-        typer.echo(line)
+    if wants_json(ctx, as_json):
+        state(ctx).emit_json({"run_a": run_a, "run_b": run_b, "lines": lines,
+                              "regressions": flagged})
+    else:
+        for line in lines:
+            typer.echo(line)
     if flagged:
         raise typer.Exit(REGRESSION_EXIT)
 

@@ -9,8 +9,9 @@ from typing import Annotated, cast
 
 import typer
 
-from papermind.cli.context import container, state
+from papermind.cli.context import container, state, wants_json
 from papermind.cli.filters import CollectionFilter, TagFilter, selected_papers
+from papermind.cli.options import JsonFlag
 from papermind.disk_writes import write_atomically
 from papermind.errors import InputError
 
@@ -27,6 +28,7 @@ def export(
     = None,
     out: Annotated[Path | None, typer.Option("--out", help="Write to this file (default: stdout).")]
     = None,
+    as_json: JsonFlag = False,
 ) -> None:
     """Export papers' bibliographic data as BibTeX, CSL-JSON or RIS (or a review's cited works)."""
     from papermind.services.exports import FORMATS, ExportFormat, cited_works, render
@@ -41,11 +43,29 @@ def export(
     else:
         works = box.exports.works(selected_papers(ctx, papers, tag, collection))
     text = render(works, cast(ExportFormat, fmt))
-    if out is None:
-        typer.echo(text, nl=False)
-    else:
+    cli = state(ctx)
+    if not works:
+        cli.err.print(f"nothing to export: {_why_empty(report, papers, tag, collection)}",
+                      highlight=False)
+    if out is not None:
         write_atomically(out, text)
-        state(ctx).err.print(f"wrote {len(works)} entries to {out}", highlight=False)
+        cli.err.print(f"wrote {len(works)} entries to {out}", highlight=False)
+    if wants_json(ctx, as_json):
+        cli.emit_json({"format": fmt, "count": len(works), "keys": [key for key, _ in works],
+                       "out": str(out) if out is not None else None,
+                       "text": text if out is None else None})
+    elif out is None:
+        typer.echo(text, nl=False)
+
+
+def _why_empty(report: Path | None, papers: list[str] | None, tag: list[str] | None,
+               collection: list[str] | None) -> str:
+    if report is not None:
+        return (f"{report} cites no bibliography entry that grounding resolved (comments "
+                "whose references were not found in the bibliography are not exported)")
+    if papers or tag or collection:
+        return "no paper matches the selection"
+    return "the library is empty (papermind add FILE)"
 
 
 def _load_report(path: Path) -> dict[str, object]:

@@ -94,7 +94,9 @@ def print_list(console: Console, records: list[PaperRecord],
 def print_paper(console: Console, paper: Paper, record: PaperRecord | None = None,
                 dense: DenseCoverage | None = None) -> None:
     """A readable summary: metadata, counts, search state, section outline, findings."""
-    console.print(f"[bold]{escape(paper.title or '(no title found)')}[/]")
+    fallback = " [dim](the file name: no convincing title on the first page)[/]" \
+        if paper.title_source == "file_name" else ""
+    console.print(f"[bold]{escape(paper.title or '(no title found)')}[/]{fallback}")
     if paper.authors:
         console.print(escape(", ".join(paper.authors)))
     if record is not None:

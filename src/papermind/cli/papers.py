@@ -59,7 +59,9 @@ def add(
     if json_out:
         state(ctx).emit_json([views.result_json(r) for r in results])
     elif len(results) == 1 and failed:
-        raise InputError(failed[0].reason)
+        one = failed[0]
+        name = Path(one.path).name
+        raise InputError(one.reason if name and name in one.reason else f"{one.path}: {one.reason}")
     else:
         state(ctx).console.print(views.add_table(results))
     if failed:

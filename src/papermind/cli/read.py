@@ -32,15 +32,21 @@ def read(
 ) -> None:
     """Deep-read a paper: method, math steps and experiments, each point checked against the
     paper's text (page and line), one rewrite when credibility is low, then deep questions."""
-    from papermind.services.reading import read_paper
+    from papermind.services.reading import read_paper, resolve_paper
+    from papermind.services.recorded_jobs import job_request, run_as_job
     from papermind.services.report_files import report_data
 
     cli = state(ctx)
+    box = container(ctx)
     job_id = job or uuid.uuid4().hex
+    paper_id = resolve_paper(box.library, paper).id
+    request = job_request(kind="reading", paper_id=paper_id, language=lang)
     try:
         with cli.err.status("starting deep reading...") as status:
-            run = run_loop(read_paper(container(ctx), paper, job_id=job_id, out_dir=out,
-                                      progress=_progress(cli.err, status), language=lang))
+            run = run_loop(run_as_job(
+                box, request, job_id, lambda progress: read_paper(
+                    box, paper_id, job_id=job_id, out_dir=out, progress=progress, language=lang),
+                progress=_progress(cli.err, status)))
     except (ProviderError, BudgetExceededError):
         cli.err.print(f"job {job_id} stopped; completed steps are saved. Resume with: "
                       f"papermind read {paper} --job {job_id}", highlight=False)

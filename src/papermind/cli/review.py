@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -13,6 +14,7 @@ from papermind.cli.options import Lang, Online, OutDir, PaperToAdd, ReportJsonFl
 from papermind.services.loops import run_loop
 
 if TYPE_CHECKING:  # the workflow stack is imported when the command runs, not for --help
+    from papermind.domain.job import JobRequest
     from papermind.domain.review import ReviewReport
     from papermind.services.review import Reviewers, ReviewRun
     from papermind.services.workflow_runs import ProgressCallback
@@ -29,6 +31,8 @@ def review(
                             "meta-reviewer (small budgets).")] = "full",
     signoff: Annotated[bool, typer.Option(
         "--signoff", help="Ask for a human sign-off before the run ends.")] = False,
+    job: Annotated[str | None, typer.Option(
+        "--job", help="Job id: resume that job where it stopped (default: a new job).")] = None,
     lang: Lang = None,
     online: Online = False,
 ) -> None:
@@ -38,19 +42,26 @@ def review(
     An editor, reviewers who each see only their sections (contribution, methodology,
     experiments, reproducibility...), a devil's advocate and a meta-reviewer. A pre-review
     aid, never a decision."""
+    from papermind.services.reading import resolve_paper
+    from papermind.services.recorded_jobs import job_request, run_as_job
     from papermind.services.report_files import report_data
     from papermind.services.review import review_paper
 
     if reviewers not in ("minimal", "full"):
         raise typer.BadParameter("use 'minimal' or 'full'", param_hint="--reviewers")
     cli = state(ctx)
+    box = container(ctx)
     panel: Reviewers = "full" if reviewers == "full" else "minimal"
+    paper_id = resolve_paper(box.library, paper).id
+    job_id = job or uuid.uuid4().hex
+    request = job_request(kind="review", paper_id=paper_id, reviewers=panel, language=lang)
     with cli.err.status("starting the review panel..."):
-        run = run_loop(review_paper(container(ctx), paper, reviewers=panel, out_dir=out,
-                                    progress=_progress(cli.err), signoff=signoff or None,
-                                    language=lang, online=online))
+        run = run_loop(run_as_job(box, request, job_id, lambda progress: review_paper(
+            box, paper_id, reviewers=panel, job_id=job_id, out_dir=out, progress=progress,
+            signoff=signoff or None, language=lang, online=online),
+            progress=_progress(cli.err)))
     if run.status == "interrupted":
-        run = _sign_off(ctx, run, panel, out, lang)
+        run = _sign_off(ctx, run, request, out, lang)
     for path in run.files:
         cli.err.print(f"wrote {path}")
     if wants_json(ctx, as_json):
@@ -59,19 +70,21 @@ def review(
         _print_summary(cli.console, run)
 
 
-def _sign_off(ctx: typer.Context, run: ReviewRun, panel: Reviewers, out: Path | None,
+def _sign_off(ctx: typer.Context, run: ReviewRun, request: JobRequest, out: Path | None,
               lang: str | None) -> ReviewRun:
     cli = state(ctx)
     cli.err.print(f"recommendation: [bold]{run.report.recommendation}[/]; "
                   f"scores {[(s.name or s.reviewer, s.final) for s in run.report.scores]}")
+    from papermind.services.recorded_jobs import run_as_job
     from papermind.services.review import review_paper
 
     approved = typer.confirm("Sign off this pre-review report?", default=True, err=True)
     note = typer.prompt("Note (optional)", default="", show_default=False, err=True)
-    return run_loop(review_paper(container(ctx), run.report.paper_id, reviewers=panel,
-                                 job_id=run.job_id, out_dir=out, signoff=True,
-                                 resume={"approved": approved, "note": note},
-                                 progress=_progress(cli.err), language=lang))
+    box = container(ctx)
+    return run_loop(run_as_job(box, request, run.job_id, lambda progress: review_paper(
+        box, run.report.paper_id, reviewers=request.reviewers, job_id=run.job_id, out_dir=out,
+        signoff=True, resume={"approved": approved, "note": note}, progress=progress,
+        language=lang), progress=_progress(cli.err), own=True))
 
 
 def _progress(err: Console) -> ProgressCallback:

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from papermind.cli.context import state
+from papermind.cli.context import state, wants_json
 
 
 def serve(
@@ -18,6 +18,9 @@ def serve(
     in_process_jobs: Annotated[bool, typer.Option(
         "--in-process-jobs", help="Run jobs in this process even when the library is on "
         "PostgreSQL (default there: only enqueue them for `papermind worker`).")] = False,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Log JSON lines (the default when stderr is not a terminal; plain "
+                       "lines in a terminal).")] = False,
 ) -> None:
     """Serve the REST API (docs at /docs), background jobs and the web UI."""
     import uvicorn
@@ -25,7 +28,7 @@ def serve(
     from papermind.api.app import create_app
     from papermind.api.http_protocol import guarded_protocol
     from papermind.api.security import check_bind
-    from papermind.services.logs import configure_json_logging
+    from papermind.services.logs import configure_logging, wants_json_logs
 
     settings = state(ctx).settings
     api = settings.api.model_copy(update={k: v for k, v in
@@ -36,7 +39,7 @@ def serve(
         jobs = settings.jobs.model_copy(update={"runner": "in_process"})
         settings = settings.model_copy(update={"jobs": jobs})
     check_bind(api.host, api.token)
-    configure_json_logging()
+    configure_logging(as_json=wants_json_logs(wants_json(ctx, as_json)))
     uvicorn.run(create_app(settings), host=api.host, port=api.port, log_config=None,
                 timeout_graceful_shutdown=5, http=guarded_protocol(api.header_timeout_s),
                 h11_max_incomplete_event_size=64 * 1024)

@@ -1,6 +1,7 @@
 """`papermind verify PAPER --claim TEXT (--lines P:L[-L] | --quote TEXT)`: does the paper
-back this claim? Prints both verdicts (found, support) with reasons; exit 0 only when the
-claim is verified (found AND supported), 1 otherwise."""
+back this claim? Prints both verdicts (found, support) with reasons. Exit 0 when the claim
+stands as far as the checks that ran can tell (found and no code check failed; with
+--judge, found and supported), 1 otherwise."""
 
 from __future__ import annotations
 
@@ -36,7 +37,13 @@ def verify(
     as_json: JsonFlag = False,
 ) -> None:
     """Check a claim against the cited lines of a paper: found? supported? (code checks,
-    and the checker model with --judge)."""
+    and the checker model with --judge).
+
+    Without --judge only code checks run: the cited lines exist (or the quote is found),
+    and the claim's numbers, percentages, dataset / metric / method names, negation and
+    comparison direction agree with them. Exit 0 when found and no check failed (code
+    never says 'supported'); with --judge, 0 only when the checker model also says
+    supported. Exit 1 when not found, contradicted or not enough."""
     from papermind.services.verification import verify_claim, verify_json
 
     box = container(ctx)
@@ -46,7 +53,7 @@ def verify(
         state(ctx).emit_json(verify_json(result))
     else:
         print_result(state(ctx).console, result)
-    if not result.evidence.verified:
+    if not stands(result):
         raise typer.Exit(NOT_VERIFIED_EXIT)
 
 
@@ -56,8 +63,6 @@ def judge_gateway(box: Container) -> Gateway:
 
 
 def print_result(console: Console, result: VerifyResult) -> None:
-    from papermind.reports import status_label
-
     e = result.evidence
     console.print(f"Claim: {escape(e.claim)}")
     if e.found and e.anchor is not None:
@@ -70,11 +75,37 @@ def print_result(console: Console, result: VerifyResult) -> None:
     console.print("support (code): " + escape(_verdict(code) if code.by else
                                               "no check failed (code cannot confirm support)"))
     if result.judged:
-        console.print("support (checker): " + escape(_verdict(e.support) if e.support.by != "code"
-                                                     else "not asked: code already lowered it"))
+        console.print("support (checker): " + escape(_checker(e.support)))
     for note in [*e.notes, *result.notes]:
         console.print(f"  note: {escape(note)}")
-    console.print(f"[bold]{escape(status_label(e))}[/]")
+    console.print(f"[bold]{escape(outcome_label(result))}[/]")
+
+
+def stands(result: VerifyResult) -> bool:
+    """Verified; or, without the judge, found with no code check failed."""
+    e = result.evidence
+    return e.verified or (not result.judged and e.found and e.support.verdict == "unchecked")
+
+
+def outcome_label(result: VerifyResult) -> str:
+    """The last line: the shared status label, except that an unjudged claim that passed
+    every code check says so (and how to have its support judged)."""
+    from papermind.reports import status_label
+
+    e = result.evidence
+    if not result.judged and e.found and e.support.verdict == "unchecked":
+        return "found · code checks passed (support not judged: add --judge)"
+    if result.judged and e.found and e.support.verdict == "unchecked":
+        return "found · support unchecked (the checker gave no readable verdict)"
+    return status_label(e)
+
+
+def _checker(support: Any) -> str:
+    if support.by == "code":
+        return "not asked: code already lowered it"
+    if support.verdict == "unchecked":
+        return "no readable verdict; support stays unchecked"
+    return _verdict(support)
 
 
 def _verdict(support: Any) -> str:

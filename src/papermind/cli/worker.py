@@ -6,13 +6,16 @@ from typing import Annotated
 
 import typer
 
-from papermind.cli.context import container, state
+from papermind.cli.context import container, state, wants_json
 
 
 def worker(
     ctx: typer.Context,
     concurrency: Annotated[int | None, typer.Option(
         min=1, help="Jobs this worker runs at once (default: jobs.worker_concurrency).")] = None,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Log JSON lines (the default when stderr is not a terminal; plain "
+                       "lines in a terminal).")] = False,
 ) -> None:
     """Run queued jobs on this machine until stopped (library on PostgreSQL).
 
@@ -22,7 +25,7 @@ def worker(
     has its jobs resumed by another from their last checkpoint."""
 
     from papermind.errors import ConfigError
-    from papermind.services.logs import configure_json_logging
+    from papermind.services.logs import configure_logging, wants_json_logs
     from papermind.services.loops import run_loop
     from papermind.services.worker import WorkerOptions, run_worker, warm_up
 
@@ -35,7 +38,7 @@ def worker(
     options = WorkerOptions(concurrency=concurrency or jobs.worker_concurrency,
                             heartbeat_s=jobs.heartbeat_s, stalled_after_s=jobs.stalled_after_s,
                             shutdown_timeout_s=jobs.shutdown_timeout)
-    configure_json_logging()
+    configure_logging(as_json=wants_json_logs(wants_json(ctx, as_json)))
     dump_stacks_on_signals()
     box = container(ctx)
     service = box.job_service(enqueue_only=False)

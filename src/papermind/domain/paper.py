@@ -16,6 +16,7 @@ SectionKind = Literal[
     "discussion", "conclusion", "references", "appendix", "acknowledgements", "other",
 ]
 SourceType = Literal["pdf", "txt", "md"]
+TitleSource = Literal["first_page", "file_name"]
 Severity = Literal["low", "medium", "high"]
 
 
@@ -194,6 +195,9 @@ class Paper(Frozen):
     source_name: str = Field(default="", description="original file name")
     source_type: SourceType = "pdf"
     title: str = ""
+    title_source: TitleSource = Field(
+        default="first_page", description="first_page: the title lines of the first page; "
+        "file_name: the first page had no convincing title, so the file name stands in")
     authors: list[str] = Field(default_factory=list)
     abstract: str = ""
     year: int | None = None

@@ -234,7 +234,11 @@ def build_paper(pages: list[LaidOutPage], findings: Sequence[RawFinding], *, pap
     headings = find_headings(flat, body)
     first_heading = headings[0].index if headings else len(flat)
     vocab = Vocabulary.of(flat)
-    meta = front_matter(flat, first_heading, vocab)
+    meta = front_matter(flat, first_heading, vocab, body)
+    title, title_source, warnings = meta.title, "first_page", list(warnings)
+    if meta.weak is not None:
+        title, title_source = file_title(source_name), "file_name"
+        warnings.append(f"title: {meta.weak}; the file name stands in")
     consumed = set(meta.title_lines) | set(meta.author_lines)
     headings = [h for h in headings if h.index not in consumed]
     sections = _sections(flat, headings)
@@ -247,7 +251,8 @@ def build_paper(pages: list[LaidOutPage], findings: Sequence[RawFinding], *, pap
     resolver = Resolver(references, names)
     ids = find_identifiers(_own_front(pages, set(ref_lines)))
     return Paper(
-        id=paper_id, source_name=source_name, source_type=source_type, title=meta.title,
+        id=paper_id, source_name=source_name, source_type=source_type, title=title,
+        title_source=title_source,
         authors=meta.authors, abstract=_abstract(flat, sections, paragraphs, first_heading),
         year=venue_year(_first_page_front(pages, flat[:first_heading])), pages=domain_pages, sections=sections, paragraphs=paragraphs,
         equations=equations, equation_refs=equation_refs(paragraphs, equations),
@@ -258,3 +263,10 @@ def build_paper(pages: list[LaidOutPage], findings: Sequence[RawFinding], *, pap
         findings=[*_findings(findings, pages), *visible_instructions(pages)],
         warnings=list(warnings),
     )
+
+
+def file_title(source_name: str) -> str:
+    """A title from a file name: 'attention_is-all.pdf' -> 'attention is all'."""
+    stem = source_name.rsplit("/", 1)[-1]
+    stem = stem.rsplit(".", 1)[0] if "." in stem else stem
+    return " ".join(stem.replace("_", " ").split()) or source_name

@@ -23,6 +23,9 @@ _NOT_TITLE = re.compile(r"^(arxiv|preprint|proceedings|journal|vol\.|published|u
 _GENRE_LABEL = re.compile(r"^\S{0,16}(学位论文|毕业论文|博士论文|硕士论文|毕业设计)$")
 _MARKERS = re.compile(r"[\d∗*†‡§¶#,☯◦]+$")
 _TITLE_MARKS = re.compile(r"[\s∗*†‡§¶]+$")
+_PARTICLES = frozenset({"van", "von", "der", "den", "de", "del", "della", "da", "di", "du",
+                        "dos", "das", "la", "le", "bin", "ibn", "al", "ten", "ter", "zu"})
+"""Lower-case name particles: 'Madeleine van Zuylen', 'Ludwig von Mises'."""
 _ABSTRACT_INLINE = re.compile(r"^abstract\s*[-—–:.]\s*", re.IGNORECASE)
 
 
@@ -34,6 +37,8 @@ class FrontMatter:
     title_lines: list[int] = field(default_factory=list)
     authors: list[str] = field(default_factory=list)
     author_lines: list[int] = field(default_factory=list)
+    weak: str | None = None
+    """Why the first page has no convincing title (None: it has one)."""
 
 
 def _size(line: FlowLine) -> float:
@@ -42,12 +47,16 @@ def _size(line: FlowLine) -> float:
 
 
 def _continues_title(line: FlowLine, start: FlowLine, above: FlowLine) -> bool:
-    """Same title font as the first line (a small-caps tail may sample smaller) and close."""
+    """Same title font as the first line (a small-caps tail may sample smaller) and close;
+    a smaller line of names in the title's face is the author line, not more title."""
     if line.page != start.page:
         return False
-    same = abs(_size(line) - _size(start)) <= 0.5 or (
+    same_size = abs(_size(line) - _size(start)) <= 0.5
+    same = same_size or (
         bool(line.font) and line.font == start.font and _size(line) >= 0.7 * _size(start))
     if not same or line.bold != start.bold:
+        return False
+    if not same_size and _names_line(line.text):
         return False
     if has_cjk(start.text) and not has_cjk(line.text):
         return False  # a Chinese title followed by its English translation
@@ -84,21 +93,60 @@ def _split_authors(text: str) -> list[str]:
         if _AFFILIATION.search(name):
             continue
         words = name.split()
-        if 2 <= len(words) <= 5 and all(w[0].isupper() for w in words if w[0].isalpha()):
+        if 2 <= len(words) <= 5 and words[-1][:1].isupper() and all(
+                w[0].isupper() or w in _PARTICLES for w in words if w[0].isalpha()):
             names.append(" ".join(words))
     return names
 
 
-def front_matter(lines: Sequence[FlowLine], stop: int, vocab: Vocabulary | None = None) -> FrontMatter:
-    """Parse title and authors among ``lines[:stop]`` (stop = first heading or abstract)."""
+def _names_line(text: str) -> bool:
+    """'Waleed Ammar, Dirk Groeneveld, Chandra Bhagavatula, ...': two or more names, each
+    part of the line a name."""
+    parts = [p for p in re.split(r",|;|\band\b|&", text) if p.strip()]
+    return len(parts) >= 2 and len(_split_authors(text)) >= max(2, len(parts) - 1)
+
+
+_KEY_LIKE = re.compile(r"^(?:\d+|[a-z]+\d{4}[a-z]*|[A-Za-z]+:\d+)$")
+"""'2', 'smith2020deep', 'ref:12': a citation key, not a title."""
+_SENTENCE_END = re.compile(r"[.;:,]$")
+
+
+def weak_title(title: str, lines: Sequence[FlowLine], body: float) -> str | None:
+    """Why the text taken as the title is no convincing title (None when it is one): nothing
+    found, a citation key, or a line of body text (body size, or a sentence's shape)."""
+    text = title.strip()
+    if sum(ch.isalpha() for ch in text) < 4 or _KEY_LIKE.match(text):
+        return f"{text!r} is not a title" if text else "no title on the first page"
+    if not lines or lines[0].box is None or not body:
+        return None  # plain text: the first line is all there is to go by
+    bigger = max(_size(line) for line in lines) > body + 0.5
+    fragment = text[:1].islower() and len(text.split()) >= 4  # 'order to compute the ...'
+    plain_sentence = not lines[0].bold and _SENTENCE_END.search(text) is not None
+    if not bigger and (fragment or plain_sentence or len(text.split()) > 30):
+        return f"{text[:60]!r} is set as body text, not as a title"
+    if fragment:
+        return f"{text[:60]!r} reads as part of a sentence"
+    return None
+
+
+def front_matter(lines: Sequence[FlowLine], stop: int, vocab: Vocabulary | None = None,
+                 body: float = 0.0) -> FrontMatter:
+    """Parse title and authors among ``lines[:stop]`` (stop = first heading or abstract).
+    ``body``: the body text's font size; a title set no bigger that reads as a sentence is
+    weak (``weak`` says why; the caller falls back to the file name)."""
     meta = FrontMatter()
     if not lines:
+        meta.weak = "no text"
         return meta
     limit = max(1, min(stop if stop > 0 else 30, len(lines)))
     meta.title_lines = _title_candidates(lines, limit)
     title, _ = join_lines([lines[i] for i in meta.title_lines], vocab)
     title = title.lstrip("#").strip()
     meta.title = _TITLE_MARKS.sub("", title).strip()
+    meta.weak = weak_title(meta.title, [lines[i] for i in meta.title_lines], body)
+    if meta.weak is not None:
+        meta.title_lines = []  # its lines stay body text, and no author line follows a non-title
+        return meta
     start = (meta.title_lines[-1] + 1) if meta.title_lines else 0
     for i in range(start, min(limit, start + 30)):
         line = lines[i]

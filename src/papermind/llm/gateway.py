@@ -207,7 +207,7 @@ class Gateway:
                 conversation = [*conversation, *feedback(reply, err, spec)]
         raise StructuredOutputError(
             f"role {resolved.role!r} ({tally.endpoint}/{tally.model}) gave no valid "
-            f"{spec.name} after {limit} attempts: {problem}", attempts=limit,
+            f"{spec.name} after {limit} attempts: {problem.reason}", attempts=limit,
             usage=tally.as_dict(), hint="try a stronger model for this role")
 
     async def _send(self, resolved: ResolvedRole, node: str | None, msgs: list[BaseMessage],

@@ -28,7 +28,12 @@ _FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.DOTALL)
 
 
 class InvalidOutput(Exception):
-    """A reply that does not satisfy the schema; ``str()`` is the feedback for the model."""
+    """A reply that does not satisfy the schema; ``str()`` is the feedback for the model
+    (it may quote the reply); ``reason`` says what was wrong without quoting it, for users."""
+
+    def __init__(self, message: str, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason or message
 
 
 @functools.lru_cache(maxsize=512)
@@ -44,7 +49,7 @@ def payload_of(reply: ChatReply) -> Any:
     if reply.tool_args is not None:
         return reply.tool_args
     if reply.tool_error:
-        raise InvalidOutput(reply.tool_error)
+        raise InvalidOutput(reply.tool_error, reply.tool_error.split(":", 1)[0])
     text = reply.content.strip()
     fenced = _FENCE.match(text)
     if fenced:
@@ -61,7 +66,8 @@ def payload_of(reply: ChatReply) -> Any:
             except json.JSONDecodeError:
                 pass
     cut = " (it was cut off: the output hit its token limit)" if reply.finish_reason == "length" else ""
-    raise InvalidOutput(f"the reply was not valid JSON{cut}: {text[:200]!r}")
+    raise InvalidOutput(f"the reply was not valid JSON{cut}: {text[:200]!r}",
+                        f"the reply was not valid JSON{cut}")
 
 
 def salvage_cut_reply(schema: type[T], reply: ChatReply) -> tuple[T, int] | None:

@@ -24,11 +24,19 @@ from papermind.reports.citations import (
     support_json,
 )
 from papermind.reports.markdown_text import md_text
-from papermind.reports.render import DEMO_LABEL, html, install, markdown, render_block, text
+from papermind.reports.render import (
+    DEMO_LABEL,
+    html,
+    install,
+    markdown,
+    render_block,
+    text,
+    where,
+)
 
 __all__ = [
     "DEMO_LABEL", "EvidenceLike", "anchor_json", "as_evidence", "evidence_json", "html",
     "install", "lines_on_page", "markdown", "md_text", "page_href", "render_block", "span_label",
     "span_of", "span_spec", "status_class",
-    "status_label", "summary_json", "support_json", "text",
+    "status_label", "summary_json", "support_json", "text", "where",
 ]

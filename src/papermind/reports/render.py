@@ -60,21 +60,23 @@ def text(item: EvidenceLike, *, details: bool = True) -> str:
     return "\n".join([head, *(f"  {k}: {v}" for k, v in _details(evidence))])
 
 
-def markdown(item: EvidenceLike, *, details: bool = True) -> str:
-    """Markdown form: the linked anchor label and the status, then the details as a list."""
+def markdown(item: EvidenceLike, *, details: bool = True, status: bool = True) -> str:
+    """Markdown form: the linked anchor label and the status, then the details as a list
+    (``status=False``: the item's status is said once elsewhere, e.g. by its comment)."""
     evidence = as_evidence(item)
     label = where(evidence)
     link = f"[{label}]({page_href(evidence.anchor)})" if evidence.anchor is not None else label
-    head = f"{link} — **{md_text(status_label(evidence))}**"
+    head = f"{link} — **{md_text(status_label(evidence))}**" if status else link
     if not details:
         return head
     return "\n".join([head, *(f"  - {k}: {md_text(v)}" for k, v in _details(evidence))])
 
 
-def html(item: EvidenceLike, *, details: bool = True) -> Markup:
-    """HTML form: a ``span.cite`` (linked when found) with the status and the details."""
+def html(item: EvidenceLike, *, details: bool = True, status: bool = True) -> Markup:
+    """HTML form: a ``span.cite`` (linked when found) with the status and the details
+    (``status=False``: no status text, said once elsewhere; the class still marks it)."""
     evidence = as_evidence(item)
-    status = status_class(evidence)
+    kind = status_class(evidence)
     label = escape(where(evidence))
     anchor = evidence.anchor
     if anchor is not None:
@@ -85,8 +87,9 @@ def html(item: EvidenceLike, *, details: bool = True) -> Markup:
             anchor.page_end or anchor.page, span_spec(anchor), evidence.matched_text)
     else:
         data = Markup("")
-    parts = [Markup('<span class="cite {}"{}>{} <span class="status {}">{}</span>').format(
-        status, data, label, status, status_label(evidence))]
+    said = Markup(' <span class="status {}">{}</span>').format(
+        kind, status_label(evidence)) if status else Markup("")
+    parts = [Markup('<span class="cite {}"{}>{}{}').format(kind, data, label, said)]
     if details and _details(evidence):
         parts.append(Markup('<span class="details">'))
         parts += [Markup('<span class="{}"><b>{}:</b> {}</span>').format(

@@ -109,10 +109,11 @@ def reference_metadata(ref: Reference) -> WorkMetadata:
 
 def citation_key(metadata: WorkMetadata) -> str:
     """'vaswani2017attention': first author's surname, year, first significant title word."""
-    words = [w for w in _ascii(metadata.title).split() if w not in _STOP]
+    words = [w for w in _ascii(metadata.title).split()
+             if w not in _STOP and sum(ch.isalpha() for ch in w) >= 2]
     key = f"{_ascii(metadata.first_author).replace(' ', '')}{metadata.year or ''}" \
           f"{words[0] if words else ''}"
-    return key or "paper"
+    return key if key[:1].isalpha() else f"paper{key}"
 
 
 def unique_key(key: str, used: set[str]) -> str:

@@ -67,6 +67,8 @@ class JobRecords(Protocol):
     def finish(self, job_id: str, status: JobStatus, *, error: str | None = None,
                usage: dict[str, Any] | None = None) -> bool: ...
 
+    def reopen(self, job_id: str) -> bool: ...
+
     def add_event(self, job_id: str, kind: str, node: str | None = None,
                   data: dict[str, Any] | None = None) -> JobEvent: ...
 
@@ -135,6 +137,13 @@ class JobStore:
             " WHERE id = ? AND status IN ('queued', 'running')",
             (status, error, time.time(), json.dumps(usage) if usage is not None else None,
              job_id))
+        return cursor.rowcount > 0
+
+    def reopen(self, job_id: str) -> bool:
+        """Queue a failed or cancelled job again (to resume it); returns whether it changed."""
+        cursor = self.db.execute(
+            "UPDATE jobs SET status = 'queued', error = NULL, finished_at = NULL"
+            " WHERE id = ? AND status IN ('failed', 'cancelled')", (job_id,))
         return cursor.rowcount > 0
 
     def add_event(self, job_id: str, kind: str, node: str | None = None,

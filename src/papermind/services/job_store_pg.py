@@ -126,6 +126,14 @@ class PostgresJobStore:
                  job_id))
             return cursor.rowcount > 0
 
+    def reopen(self, job_id: str) -> bool:
+        """Queue a failed or cancelled job again (to resume it); returns whether it changed."""
+        with self.pool.connection() as conn:
+            cursor = conn.execute(
+                "UPDATE jobs SET status = 'queued', error = NULL, finished_at = NULL"
+                " WHERE id = %s AND status IN ('failed', 'cancelled')", (job_id,))
+            return cursor.rowcount > 0
+
     def add_event(self, job_id: str, kind: str, node: str | None = None,
                   data: dict[str, Any] | None = None) -> JobEvent:
         at = time.time()

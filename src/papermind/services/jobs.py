@@ -114,6 +114,24 @@ class JobService:
         self.stop_cancelled(job_id)
         return self.store.get(job_id)
 
+    def resume(self, job_id: str) -> Job:
+        """Run a failed or cancelled job again from its last checkpoint (finished steps are
+        not repeated), wherever it was started: the server, a worker or the CLI."""
+        job = self.store.get(job_id)
+        if job.request.kind not in self.runners:
+            raise PapermindError(f"{job.request.kind} jobs are not available in this service")
+        if not self.store.reopen(job_id):
+            raise ConflictError(f"job {job_id} is {job.status}; only a failed or cancelled "
+                                "job can be resumed")
+        self._cancelled.discard(job_id)
+        self._event(job_id, "status", data={"status": "queued"})
+        job = self.store.get(job_id)
+        if self.queue is not None:
+            self.queue.enqueue(job_id)
+        else:
+            self._schedule(job)
+        return job
+
     def stop_cancelled(self, job_id: str) -> None:
         """Stop this process's run of a job cancelled here or by another process."""
         self._cancelled.add(job_id)

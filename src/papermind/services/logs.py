@@ -1,9 +1,11 @@
-"""Structured JSON logs: one object per line, with job id and node when known."""
+"""Server logs: JSON lines (one object per line, with job id and node when known) when
+asked or when stderr is not a terminal; plain lines in a terminal."""
 
 from __future__ import annotations
 
 import json
 import logging
+import sys
 import time
 from typing import Any
 
@@ -29,10 +31,31 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, default=str, ensure_ascii=False)
 
 
-def configure_json_logging(level: int = logging.INFO) -> None:
-    """Send papermind's and uvicorn's logs to stderr as JSON lines."""
+class PlainFormatter(logging.Formatter):
+    """'12:03:04 info  job started  job_id=ab12 kind=reading': for a person at a terminal."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        extra = " ".join(f"{k}={v}" for k, v in vars(record).items()
+                         if k not in _STANDARD and not k.startswith("_"))
+        line = (f"{time.strftime('%H:%M:%S', time.localtime(record.created))} "
+                f"{record.levelname.lower():7s} {record.getMessage()}"
+                + (f"  {extra}" if extra else ""))
+        if record.exc_info:
+            line += "\n" + self.formatException(record.exc_info)
+        return line
+
+
+def wants_json_logs(asked: bool, stream: object = None) -> bool:
+    """JSON lines when asked (--json) or when the log stream is not a terminal."""
+    stream = sys.stderr if stream is None else stream
+    isatty = getattr(stream, "isatty", None)
+    return asked or not (callable(isatty) and isatty())
+
+
+def configure_logging(*, as_json: bool, level: int = logging.INFO) -> None:
+    """Send papermind's and uvicorn's logs to stderr: JSON lines or plain lines."""
     handler = logging.StreamHandler()
-    handler.setFormatter(JsonFormatter())
+    handler.setFormatter(JsonFormatter() if as_json else PlainFormatter())
     for name in ("papermind", "uvicorn", "uvicorn.error", "uvicorn.access"):
         logger = logging.getLogger(name)
         logger.handlers[:] = [handler]

@@ -67,3 +67,17 @@ def _render(data: dict[str, Any]) -> tuple[str, Markup]:
     report = module.from_json(data)
     title = getattr(report, "question", None) or getattr(report, "title", "")
     return str(title), module.to_html_body(report)
+
+
+def recommendation(container: Container, job: Job) -> str | None:
+    """A finished review's recommendation and its confidence, e.g. 'major revision
+    (confidence 0.60)', for the job's page; None for other jobs or while there is none."""
+    if job.request.kind != "review" or job.status != "completed":
+        return None
+    path = container.report_file(job.id, "report.json")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        said = str(data["recommendation"]).replace("_", " ")
+        return f"{said} (confidence {float(data.get('recommendation_confidence', 0)):.2f})"
+    except (OSError, ValueError, KeyError, TypeError):
+        return None

@@ -9,7 +9,7 @@ from papermind.api.deps import ContainerDep, JobsDep
 from papermind.domain.job import Job, JobRequest
 from papermind.errors import PapermindError
 from papermind.services.container import Container
-from papermind.services.report_view import load_report
+from papermind.services.report_view import load_report, recommendation
 from papermind.web.pages import back, render
 
 router = APIRouter(include_in_schema=False)
@@ -48,13 +48,22 @@ def job_list(request: Request, box: ContainerDep, jobs: JobsDep) -> HTMLResponse
 def job(request: Request, job_id: str, box: ContainerDep, jobs: JobsDep) -> HTMLResponse:
     found = jobs.store.get(job_id)
     return render(request, "job.html", job=found, events=jobs.store.events(found.id),
-                  titles=titles_for(box, found))
+                  titles=titles_for(box, found), recommendation=recommendation(box, found))
 
 
 @router.post("/ui/jobs/{job_id}/cancel")
 async def cancel(job_id: str, jobs: JobsDep) -> Response:
     try:
         jobs.cancel(job_id)
+    except PapermindError as err:
+        return back(f"/jobs/{job_id}", str(err))
+    return RedirectResponse(f"/jobs/{job_id}", status_code=303)
+
+
+@router.post("/ui/jobs/{job_id}/resume")
+async def resume(job_id: str, jobs: JobsDep) -> Response:
+    try:
+        jobs.resume(job_id)
     except PapermindError as err:
         return back(f"/jobs/{job_id}", str(err))
     return RedirectResponse(f"/jobs/{job_id}", status_code=303)

@@ -11,8 +11,10 @@ from typing import Any
 
 from jinja2 import Environment
 
+from papermind.web.steps import job_steps
+
 KINDS = {"reading": "Deep reading", "review": "Pre-review", "question": "Question"}
-STATUSES = {"queued": "waiting", "running": "running", "completed": "finished",
+STATUSES = {"queued": "waiting", "running": "running", "completed": "completed",
             "failed": "failed", "cancelled": "cancelled"}
 UPLOAD_STATES = {"waiting": "waiting", "parse": "reading the file",
                  "index": "indexing for search", "embed": "embedding passages",
@@ -65,10 +67,12 @@ def job_title(job: Any, titles: Mapping[str, str] | None = None,
 
 def install_names(env: Environment) -> Environment:
     """Add the filters ``kind_name``, ``status_name``, ``step_name``, ``short_id``,
-    ``job_title`` and ``upload_state`` (and the global ``upload_states``) to ``env``."""
+    ``job_title`` and ``upload_state`` (and the globals ``upload_states`` and ``job_steps``)
+    to ``env``."""
     env.filters.update({"kind_name": kind_name, "status_name": status_name,
                         "step_name": step_name, "short_id": short_id, "job_title": job_title,
                         "upload_state": upload_state})
     env.globals["upload_states"] = UPLOAD_STATES
+    env.globals["job_steps"] = job_steps
     env.globals["status_labels"] = status_labels
     return env

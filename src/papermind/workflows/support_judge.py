@@ -226,7 +226,7 @@ async def _judge_batch(gateway: Gateway, batch: list[SupportItem], *, role: str,
         position = _position(out.id, len(batch))
         verdict = parse_verdict(out.verdict)
         if position is None or verdict is None:
-            notes.append(f"checker verdict {out.id!r}: {out.verdict!r} unreadable")
+            notes.append(f"checker gave an unreadable verdict for {out.id[:20]!r}")
         elif position not in verdicts:
             verdicts[position] = (verdict, out.reason.strip())
     return verdicts, notes, labels.parse_level(output.credibility)

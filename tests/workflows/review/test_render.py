@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from papermind import reports
-from papermind.domain.review import ReviewReport
+from papermind.domain.review import ReportFlag, ReviewReport
 from papermind.llm.testing import fake_gateway
 from papermind.workflows.review.render import evidence_of, to_html, to_json, to_markdown
 from papermind.workflows.review.report import build_report
@@ -40,8 +40,8 @@ async def test_every_surface_renders_an_evidence_item_the_one_way() -> None:
     for comment in report.comments:
         for item in comment.evidence:
             evidence = evidence_of(report, item)
-            assert reports.markdown(evidence, details=False) in md
-            assert str(reports.html(evidence, details=False)) in html
+            assert reports.markdown(evidence, details=False, status=False) in md
+            assert str(reports.html(evidence, details=False, status=False)) in html
     cites = re.findall(r'<span class="cite (\w+)" data-paper="(\w+)" data-page="(\d+)"', html)
     assert len(cites) >= len(report.comments) and cites[0][1] == report.paper_id
     assert {c[0] for c in cites} >= {"verified", "not_enough"}
@@ -71,3 +71,26 @@ async def test_verified_means_found_and_supported() -> None:
         assert comment.verified == (lines_ok and not comment.flags)
     assert report.verification.supported == sum(
         c.found and c.support == "supported" for c in report.comments)
+
+
+async def test_a_comment_says_its_status_once_and_each_flag_kind_once() -> None:
+    report = await _report()
+    first = report.comments[0]
+    lost = {"quote": "", "cited": "see above", "claim": first.content, "found": False,
+            "anchor": None, "method": "lines", "reasons": ["no line ids in 'see above'"],
+            "support": {"verdict": "unchecked", "by": "", "reason": ""}, "notes": []}
+    flags = [ReportFlag(kind="unresolved_reference", message=f"cites 'Work {n}'",
+                        message_id=first.message_id) for n in range(3)]
+    bad = first.model_copy(update={"found": False, "verified": False, "support": "unchecked",
+                                   "evidence": [lost], "flags": flags, "label": "Bad comment"})
+    report = report.model_copy(update={"comments": [bad, *report.comments[1:]]})
+    md, html = to_markdown(report), to_html(report)
+    block = md.split("**Bad comment**")[1].split("\n- **")[0]
+    assert block.count("not verified") == 1 and "NOT FOUND" not in block.split("details:")[0]
+    assert block.count("flag: unresolved reference") == 1 and "×3" in block
+    assert all(f"cites 'Work {n}'" in block for n in range(3)), "the details stay, folded"
+    item = html.split("<strong>Bad comment</strong>")[1].split("</li>\n<li>")[0]
+    head, folded = item.split('<details class="why">')
+    assert head.count("not verified") == 1 and "NOT FOUND" not in head
+    assert head.count("flag: unresolved reference") == 1 and "×3" in head
+    assert "NOT FOUND" in folded and folded.count("cites &#39;Work") == 3

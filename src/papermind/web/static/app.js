@@ -51,15 +51,28 @@
     var status = box.querySelector("[data-role=status]");
     var source = new EventSource("/api/jobs/" + encodeURIComponent(box.dataset.job) + "/stream");
     stages.innerHTML = "";
+    // one item per step: 'started' opens it (running), its finish closes the same item
     source.addEventListener("node", function (msg) {
       var data = JSON.parse(msg.data);
-      var li = document.createElement("li");
-      var summary = data.data && data.data.summary ? ": " + data.data.summary : "";
-      li.textContent = humanStep(data.node) + summary;
-      stages.appendChild(li);
+      var info = data.data || {};
+      var open = null;
+      stages.querySelectorAll("li.running").forEach(function (li) {
+        if (li.dataset.node === data.node) open = li;
+      });
+      var li = info.event === "started" || !open ? document.createElement("li") : open;
+      var summary = info.summary ? ": " + info.summary : "";
+      if (li !== open) {
+        li.dataset.node = data.node;
+        stages.appendChild(li);
+      }
+      li.className = info.event === "started" ? "running" : "done";
+      if (summary || li !== open) li.textContent = humanStep(data.node) + summary;
     });
     source.addEventListener("status", function (msg) {
       var value = JSON.parse(msg.data).data.status;
+      if (value === "failed" || value === "cancelled") {
+        stages.querySelectorAll("li.running").forEach(function (li) { li.className = "failed"; });
+      }
       status.className = "status " + value;
       status.textContent = (box.dataset.labels ? JSON.parse(box.dataset.labels) : {})[value] || value;
     });
@@ -87,9 +100,13 @@
     stages.textContent = "";
     (u.stages || []).forEach(function (name, n) {
       var item = document.createElement("li");
+      var last = n === u.stages.length - 1;
       item.dataset.state = name;
       item.textContent = labels[name] || name;
-      if (!u.finished && n === u.stages.length - 1) item.className = "current";
+      // the stage a file is in runs until the next begins; the one it failed in failed
+      if (last && !u.finished) item.className = "current";
+      else if (last && u.state === "failed") item.className = "failed";
+      else item.className = "done";
       stages.appendChild(item);
     });
     if (!u.finished) return false;
@@ -122,6 +139,21 @@
   }
 
   document.querySelectorAll(".upload[data-finished=false]").forEach(pollUpload);
+
+  // tables reflow on a phone: each row a block, each cell labelled with its column's header
+  document.querySelectorAll("table").forEach(function (table) {
+    var rows = Array.prototype.slice.call(table.rows);
+    var head = rows[0];  // <thead>'s row, or a first row of <th> only
+    if (!head || Array.prototype.some.call(head.cells, function (c) { return c.tagName !== "TH"; })) return;
+    var names = Array.prototype.map.call(head.cells, function (th) { return th.textContent.trim(); });
+    table.classList.add("reflow");
+    head.classList.add("reflow-head");
+    rows.slice(1).forEach(function (tr) {
+      Array.prototype.forEach.call(tr.cells, function (cell, n) {
+        if (names[n] && !cell.hasAttribute("data-label")) cell.setAttribute("data-label", names[n]);
+      });
+    });
+  });
 
   var marked = document.querySelector(".highlight");
   if (marked) marked.scrollIntoView({ block: "center" });

@@ -11,6 +11,21 @@
   var words = Array.prototype.slice.call(document.querySelectorAll(".text-layer .w"));
   var cites = panel ? Array.prototype.slice.call(panel.querySelectorAll(".cite[data-page]")) : [];
   var activeCite = -1;
+  var tabs = Array.prototype.slice.call(document.querySelectorAll(".reader-tabs [data-view]"));
+
+  // on a phone the report and the pages are tabs: one is shown at a time
+  function show(view) {
+    reader.dataset.view = view;
+    tabs.forEach(function (b) { b.setAttribute("aria-pressed", String(b.dataset.view === view)); });
+  }
+  function tabbed() { return tabs.length > 0 && getComputedStyle(tabs[0].parentNode).display !== "none"; }
+  tabs.forEach(function (b) {
+    b.addEventListener("click", function () {
+      show(b.dataset.view);
+      window.scrollTo(0, 0);
+    });
+  });
+  if (tabs.length) show("pages");
 
   // Each word's font size is in cqw (% of the page width), like its box: stretch the glyphs
   // horizontally so the word spans its box at any page width.
@@ -112,7 +127,8 @@
     if (activeCite >= 0 && cites[activeCite]) cites[activeCite].classList.remove("active");
     activeCite = i;
     el.classList.add("active");
-    el.scrollIntoView({ block: "nearest" });
+    if (tabbed()) show("pages");  // a citation tapped in the report opens its page
+    else el.scrollIntoView({ block: "nearest" });
     highlight(span, marksData[el.dataset.lines + "\n" + (el.dataset.text || "")]);
     history.replaceState(null, "", readerUrl(paper, span[0], el.dataset.lines));
   }

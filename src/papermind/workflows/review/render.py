@@ -7,6 +7,7 @@ the web UI say the same thing the same way.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
@@ -73,7 +74,22 @@ def comment_status(c: ReportComment) -> str:
     return "not verified: " + "; ".join(parts)
 
 
+def flag_groups(flags: Sequence[ReportFlag]) -> list[tuple[str, int, list[str]]]:
+    """Each kind of flag once: (its words, how many, their messages)."""
+    groups: dict[str, list[str]] = {}
+    for flag in flags:
+        groups.setdefault(flag.kind.replace("_", " "), []).append(flag.message)
+    return [(kind, len(messages), messages) for kind, messages in groups.items()]
+
+
+def flag_line(kind: str, count: int) -> str:
+    """'flag: unresolved reference' or 'flag: unresolved reference ×3'."""
+    return f"flag: {kind}" + (f" ×{count}" if count > 1 else "")
+
+
 def _comment_lines(report: ReviewReport, c: ReportComment) -> list[str]:
+    """One status (the comment's); the evidence as links; each kind of flag once with its
+    count; the details (why a line was not found, what each flag says) below."""
     about = f" (on {_e(label_of(report, c.reply_to))})" if c.reply_to else ""
     refs = "".join(f" [ref {_e(r.cited)}: "
                    f"{'in bibliography' if r.resolved else 'NOT in bibliography'}]"
@@ -81,9 +97,15 @@ def _comment_lines(report: ReviewReport, c: ReportComment) -> list[str]:
     head = (f"- **{_e(c.label or c.message_id)}** {_e(c.kind)}{about} [{_e(c.target)}] "
             f"{_e(c.content)} "
             f"(confidence {c.confidence:.2f}, weight {c.weight:.2f}; {comment_status(c)}){refs}")
-    evidence = [f"  - {reports.markdown(evidence_of(report, e), details=False)}"
-                for e in c.evidence] or ["  - no lines cited"]
-    return [head, *evidence, *(f"  - **flag** {_flag(f)}" for f in c.flags)]
+    items = [evidence_of(report, e) for e in c.evidence]
+    lines = [f"  - {reports.markdown(e, details=False, status=False)}" for e in items
+             if e.found] or ([] if items else ["  - no lines cited"])
+    lines += [f"  - **{flag_line(kind, n)}**" for kind, n, _ in flag_groups(c.flags)]
+    details = [f"{reports.where(e)}: {reports.status_label(e)}" for e in items if not e.verified]
+    details += [f"{kind}: {m}" for kind, _, messages in flag_groups(c.flags) for m in messages]
+    if details:
+        lines.append("  - details: " + _e("; ".join(details)))
+    return [head, *lines]
 
 
 def _flag(flag: ReportFlag) -> str:
@@ -211,7 +233,8 @@ def _env() -> Environment:
 
 def _values(report: ReviewReport) -> dict[str, Any]:
     return {"r": report, "labels": _LABELS, "ev": lambda item: evidence_of(report, item),
-            "comment_status": comment_status, "label": lambda mid: label_of(report, mid),
+            "comment_status": comment_status, "flag_groups": flag_groups,
+            "flag_line": flag_line, "label": lambda mid: label_of(report, mid),
             "name": lambda role: name_of(report, role), "demo_label": reports.DEMO_LABEL}
 
 
