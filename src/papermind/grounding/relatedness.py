@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from papermind.grounding.text import fold, numbers_in
 from papermind.i18n.scripts import CJK_LETTERS
 
-FLOOR = 0.4
+FLOOR = 0.3
 """Share of a claim's content words and numbers that must occur at or around its cited text
 for 'supported' (and at least one in the cited text itself); calibrated in
 bench/results/support_false_alarms.md."""
