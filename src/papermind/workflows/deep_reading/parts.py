@@ -13,7 +13,7 @@ from papermind.domain import Block, Caption, Equation, LineRef, Paper
 ItemKind = Literal["text", "equation", "caption"]
 _ABBREV = {"e.g.", "i.e.", "al.", "fig.", "figs.", "eq.", "eqs.", "sec.", "tab.", "vs.",
            "cf.", "resp.", "approx.", "no.", "etc.", "ref.", "refs.", "dr.", "prof.", "st."}
-_BOUNDARY = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[\"'])")
+_BOUNDARY = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[\"'])|(?<=[\u3002\uff01\uff1f])\s*(?=\S)")
 
 
 def clean_text(text: str) -> str:

@@ -15,12 +15,13 @@ is found by construction:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from papermind.domain import LineRef, Paper
 from papermind.domain.reading import PointKind
 from papermind.grounding.claims import METRICS, named_terms
+from papermind.grounding.relatedness import content_keys
 from papermind.grounding.text import numbers_in
 from papermind.workflows.deep_reading.parts import Part, paper_parts
 
@@ -30,29 +31,34 @@ _METHOD = re.compile(
     r"compute|model|apply|build|employ|extend|use|learn|optimi[sz]e|construct|derive)|"
     r"our (?:method|approach|model|framework|algorithm|system|technique|idea)|"
     r"the proposed|is (?:defined|computed|obtained|trained|optimi[sz]ed|given) (?:as|by)|"
-    r"consists of|algorithm|objective|loss function|architecture)\b", re.IGNORECASE)
+    r"consists of|algorithm|objective|loss function|architecture)\b"
+    r"|本文提出|我们提出|提出了|本文方法|所提|算法|模型|目标函数|定义为", re.IGNORECASE)
 _RESULT = re.compile(
     r"\b(?:outperform\w*|improv\w*|achiev\w*|gain\w*|reduc\w*|increas\w*|decreas\w*|"
     r"better|worse|surpass\w*|higher|lower|accuracy|error|score\w*|results? (?:show|indicate)|"
-    r"significant\w*|speed-?up|faster)\b", re.IGNORECASE)
+    r"significant\w*|speed-?up|faster)\b|提高|提升|优于|降低|准确率|误差|结果表明|实验结果",
+    re.IGNORECASE)
 _ASPECTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("datasets", re.compile(r"\b(?:data ?sets?|benchmarks?|corpus|corpora|evaluate\w* on|"
-                            r"experiments? on|collected|samples?)\b", re.IGNORECASE)),
+                            r"experiments? on|collected|samples?)\b|数据集|语料", re.IGNORECASE)),
     ("baselines", re.compile(r"\b(?:baselines?|compare\w* (?:with|to|against)|"
-                             r"state[- ]of[- ]the[- ]art|prior methods?)\b", re.IGNORECASE)),
+                             r"state[- ]of[- ]the[- ]art|prior methods?)\b|基线|对比方法|比较",
+                             re.IGNORECASE)),
     ("metrics", re.compile(r"\b(?:metrics?|measured? by|we report|evaluat\w+ (?:by|with|using)|"
                            + "|".join(map(re.escape, METRICS)) + r")\b", re.IGNORECASE)),
     ("ablations", re.compile(r"\b(?:ablat\w+|w/o|without (?:the|our)|remov\w+ (?:the|each)|"
-                             r"contribution of each)\b", re.IGNORECASE)),
+                             r"contribution of each)\b|消融", re.IGNORECASE)),
 )
 _QUESTION = re.compile(
     r"\b(?:limitation\w*|limited|assum\w+|future work|we leave|beyond the scope|threats?|"
     r"caveat|do(?:es)? not (?:hold|apply|generali[sz]e|scale)|cannot|fails? (?:to|when)|"
-    r"restrict\w*|open question|remains? unclear|sensitive to|depend\w* on)\b", re.IGNORECASE)
+    r"restrict\w*|open question|remains? unclear|sensitive to|depend\w* on)\b"
+    r"|局限|不足|假设|未来工作|今后|有待", re.IGNORECASE)
 _WHERE = re.compile(r"^\s*(?:where|here|in which|with)\b|\b(?:denotes?|stands? for|"
-                    r"represents?)\b", re.IGNORECASE)
-_SYMBOL = re.compile(r"(?:^|,|;|\band\b|\bwhere\b)\s*([^\s,;]{1,12}?)\s+(?:is|are|denotes?|"
-                     r"represents?|stands? for)\s+(?:the |a |an )?([^,;.]{3,60})")
+                    r"represents?)\b|^\s*其中|表示", re.IGNORECASE)
+_SYMBOL = re.compile(r"(?:^|,|;|，|；|\band\b|\bwhere\b|其中)\s*([^\s,;，；]{1,12}?)\s*(?:\bis\b|"
+                     r"\bare\b|\bdenotes?\b|\brepresents?\b|\bstands? for\b|表示|代表)\s*"
+                     r"(?:the |a |an )?([^,;，；。]{2,60}?)(?=\s*(?:[,;，；。]|\.\s|\.?$|\band\b))")
 _SECTION_BONUS = {"method": 2.0, "abstract": 1.0, "introduction": 0.5, "experiments": 1.5,
                   "results": 2.0, "conclusion": 1.0, "discussion": 1.0}
 
@@ -100,9 +106,18 @@ def sentences(parts: list[Part]) -> Iterator[tuple[Sentence, str]]:
                                    order), item.kind
 
 
+_CJK = re.compile(r"[\u3400-\u9fff]")
+
+
 def _plain(text: str) -> bool:
+    """A sentence of prose, neither a fragment nor a whole paragraph (Chinese by characters)."""
+    cjk = len(_CJK.findall(text))
+    if cjk > len(text) * 0.3:
+        return 15 <= cjk <= 160
     words = text.split()
-    return 8 <= len(words) <= 70 and sum(c.isalpha() for c in text) > len(text) * 0.6
+    prose = sum(w[:1].islower() and w.isalpha() for w in words)  # table rows are not prose
+    return (8 <= len(words) <= 70 and sum(c.isalpha() for c in text) > len(text) * 0.6
+            and prose >= len(words) * 0.4)
 
 
 def _spread(scored: Sequence[tuple[float, Sentence]], limit: int) -> list[Sentence]:
@@ -113,9 +128,20 @@ def _spread(scored: Sequence[tuple[float, Sentence]], limit: int) -> list[Senten
         for sentence in ranked:
             if len(chosen) >= limit:
                 break
-            if sentence not in chosen and key(sentence) not in {key(c) for c in chosen}:
+            if sentence not in chosen and key(sentence) not in {key(c) for c in chosen} \
+                    and not any(_same_point(sentence, c) for c in chosen):
                 chosen.append(sentence)
     return sorted(chosen, key=lambda s: s.order)
+
+
+def _same_point(a: Sentence, b: Sentence) -> bool:
+    """Two sentences saying much the same (an abstract's claim again in the introduction)."""
+    ka, kb = set(content_keys(a.text)), set(content_keys(b.text))
+    return bool(ka and kb) and len(ka & kb) / min(len(ka), len(kb)) >= 0.45
+
+
+def _long_enough(text: str) -> bool:
+    return len(text.split()) >= 5 or len(_CJK.findall(text)) >= 10
 
 
 def method_passages(text: list[Sentence], limit: int) -> list[Passage]:
@@ -140,15 +166,17 @@ def result_passages(text: list[Sentence], limit: int) -> list[Passage]:
     return [Passage("result", s.text, s.lines, s.section) for s in _spread(scored, limit)]
 
 
-def experiment_passages(text: list[Sentence], captions: list[Sentence]) -> list[Passage]:
-    """One passage per aspect found (datasets, baselines, metrics, ablations)."""
+def experiment_passages(text: list[Sentence], captions: list[Sentence],
+                        taken: Collection[str] = ()) -> list[Passage]:
+    """One passage per aspect found (datasets, baselines, metrics, ablations), each a
+    sentence no other passage took."""
     out: list[Passage] = []
-    used: set[int] = set()
+    used: set[int] = {s.order for s in [*text, *captions] if s.text in taken}
     setup = {"experiments", "results", "method", "other", "discussion"}
     for aspect, cue in _ASPECTS:
         pool = [(len(cue.findall(s.text)) + (s.section_kind in setup) + 0.5 * bool(
             named_terms(s.text)), s) for s in [*text, *captions]
-                if cue.search(s.text) and s.order not in used and len(s.text.split()) >= 5
+                if cue.search(s.text) and s.order not in used and _long_enough(s.text)
                 and s.section_kind not in {"related_work", "abstract", "introduction"}]
         if not pool:
             continue
@@ -248,6 +276,7 @@ def select(paper: Paper, *, per_part: int = 3, questions: int = 4) -> Selection:
     sections: dict[str, int] = {}
     for sentence in [*text, *captions]:
         sections[sentence.section] = sections.get(sentence.section, 0) + 1
+    results = result_passages(text, per_part)
     passages = [*method_passages(text, per_part), *derivation_passages(parts, per_part),
-                *experiment_passages(text, captions), *result_passages(text, per_part)]
+                *experiment_passages(text, captions, {p.text for p in results}), *results]
     return Selection(passages, question_sources(text, questions), sections)
