@@ -18,6 +18,7 @@ COMMAND_MODULES = [
     "papermind.cli.papers",
     "papermind.cli.locate",
     "papermind.cli.verify",
+    "papermind.cli.check",
     "papermind.cli.search",
     "papermind.cli.read",
     "papermind.cli.ask",
