@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from papermind.domain.check import CheckReport
 from papermind.domain.paper import Paper
@@ -12,6 +13,7 @@ from papermind.errors import InputError
 from papermind.grounding.paper_check import CheckOptions, check_paper, check_project, venues
 from papermind.ingest.hidden_grade import addresses_reviewer
 from papermind.ingest.latex_project import read_project
+from papermind.reports.check import check_json
 from papermind.services.library import LibraryService
 from papermind.services.verification import load_paper
 
@@ -43,3 +45,9 @@ def check_target(library: Callable[[], LibraryService], target: str, *,
 def check_stored(paper: Paper, *, venue: str | None = None, anonymous: bool = False) -> CheckReport:
     """Check an already loaded paper (API, web, review)."""
     return check_paper(paper, check_options(venue, anonymous))
+
+
+def check_stored_json(paper: Paper, *, venue: str | None = None,
+                      anonymous: bool = False) -> dict[str, Any]:
+    """``check_stored`` in the one JSON shape (the API's body)."""
+    return check_json(check_stored(paper, venue=venue, anonymous=anonymous))
