@@ -51,3 +51,8 @@ def check_stored_json(paper: Paper, *, venue: str | None = None,
                       anonymous: bool = False) -> dict[str, Any]:
     """``check_stored`` in the one JSON shape (the API's body)."""
     return check_json(check_stored(paper, venue=venue, anonymous=anonymous))
+
+
+def venue_names() -> dict[str, str]:
+    """venue key -> its name, for pickers."""
+    return {key: v.name for key, v in venues().items()}
