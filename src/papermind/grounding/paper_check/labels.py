@@ -23,7 +23,7 @@ _MENTIONS = {
     "appendix": re.compile(r"\bAppendi(?:x|ces)\s+([A-Z])(?:\.\d+)*\b"),
 }
 _CAPTION_START = re.compile(r"^\s*(?:\*\*)?(?:Table|Figure|Fig\.)\s*[A-Z]?\d+\s*[:.|]")
-_CAPTION_ANYWHERE = re.compile(r"\b(Table|Figure|Fig\.)\s*(\d+)\s*:")
+_CAPTION_ANYWHERE = re.compile(r"\b(Table|Figure|Fig\.)\s*(\d+)\s*:\s*[A-Z(]")
 """A caption the parser did not take as one (extracted text often runs it into a line)."""
 _NUMBER = re.compile(r"\d+")
 MISSED_IF_MENTIONED = 2
@@ -90,20 +90,25 @@ def beyond(label: str, known: Collection[str | None]) -> bool:
 
 
 def unreferenced(paper: Paper) -> list[CheckFinding]:
-    """Tables and figures whose number no line outside a caption mentions."""
+    """Tables and figures of the main text (before the bibliography: an appendix's floats
+    are often only pointed at as a whole) whose number no line outside a caption mentions,
+    in any case ('figure 2' counts)."""
     mentioned: dict[str, set[str]] = {"table": set(), "figure": set()}
     for text in _body_texts(paper):
         for kind in mentioned:
-            for match in _MENTIONS[kind].finditer(text):
+            for match in re.finditer(_MENTIONS[kind].pattern, text, re.IGNORECASE):
                 mentioned[kind].update(_expand(_NUMBER.findall(match.group(0)), match.group(0)))
+    end = min(((r.page, r.line) for r in paper.references if r.page and r.line),
+              default=(len(paper.pages) + 1, 0))
     out = []
     for caption in paper.captions:
+        first = caption.first
         if caption.label and caption.label.isdigit() and caption.label not in mentioned[caption.kind] \
-                and caption.first is not None:
+                and first is not None and (first.page, first.line) < end:
             out.append(finding(
                 f"{caption.kind}_never_referenced", "low", "presentation",
                 f"{caption.kind.capitalize()} {caption.label} is never referred to in the text",
-                at_line(paper, caption.first.page, caption.first.line),
+                at_line(paper, first.page, first.line),
                 fix=f"refer to {caption.kind.capitalize()} {caption.label} where it is discussed"))
     return out
 
