@@ -152,3 +152,18 @@ def test_each_planted_check_flaw_is_found_within_two_lines() -> None:
         assert any(f.kind == names[flaw.kind] and f.anchor is not None
                    and abs(f.anchor.line_start - flaw.anchor.line_start) <= 2
                    for f in report.findings), flaw
+
+
+def test_an_acronym_defined_twice_differently_but_not_a_typo() -> None:
+    from papermind.grounding.paper_check.acronyms import acronym_findings
+    from papermind.grounding.paper_check.spots import Spot
+
+    lines = ["We train with Curriculum Learning (CL) on every task we study here.",
+             "Later the Curriculum Labeling (CL) step assigns the pseudo labels.",
+             "In federated learning (FL) clients keep their data on their devices.",
+             "Federatedd learning (FL) again, with a typo the extractor kept as printed.",
+             "| Method | ECE | AdaECE |", "The ECE of each model is what we report below now.",
+             "We report the Expected Calibration Error (ECE) for all our models."]
+    found = acronym_findings([Spot(t, 1, n) for n, t in enumerate(lines, 1)])
+    assert [(f.kind, f.anchor.line_start) for f in found if f.anchor] == [
+        ("acronym_redefined", 2), ("acronym_before_definition", 6)]

@@ -8,10 +8,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rapidfuzz import fuzz
+
 from papermind.domain.check import CheckFinding
 from papermind.grounding.paper_check.spots import Spot, finding
 
 _DEFINED = re.compile(r"((?:[A-Za-z][\w'-]*\s+){1,10})\(\s*([A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*?)(s?)\s*\)")
+SAME_WORD = 80
+"""rapidfuzz ratio (0-100) at or above which two words of expansions are the same word."""
 _STOP = {"of", "the", "and", "for", "a", "an", "in", "on", "to", "with", "by", "via", "from"}
 _FRONT_END = re.compile(r"^\s*(?:#+\s*)?(?:\\begin\{abstract\}|abstract\b)", re.IGNORECASE)
 
@@ -31,7 +35,7 @@ def acronym_findings(spots: Sequence[Spot]) -> list[CheckFinding]:
     out = []
     for d in definitions:
         earlier = first.setdefault(d.acronym, d)
-        if earlier is not d and _norm(earlier.expansion) != _norm(d.expansion):
+        if earlier is not d and not _same(earlier.expansion, d.expansion):
             out.append(finding("acronym_redefined", "low", "presentation",
                                f"{d.acronym} is defined as '{d.expansion}' here but as "
                                f"'{earlier.expansion}' before", spots[d.index],
@@ -43,7 +47,7 @@ def acronym_findings(spots: Sequence[Spot]) -> list[CheckFinding]:
         defined_at = next((i for i in range(start, d.index) if bracketed.search(spots[i].text)),
                           d.index)  # a definition whose words did not parse is one still
         for i in range(start, defined_at):
-            if use.search(spots[i].text):
+            if _prose(spots[i].text) and use.search(spots[i].text):
                 out.append(finding("acronym_before_definition", "low", "presentation",
                                    f"{acronym} is used before it is defined "
                                    f"('{d.expansion} ({acronym})' comes later)", spots[i],
@@ -93,9 +97,21 @@ def _expansion(words: list[str], acronym: str) -> str:
     return " ".join(taken) if not need else ""
 
 
-def _norm(expansion: str) -> str:
-    words = [w.lower().rstrip("s") for w in re.split(r"[\s-]+", expansion) if w.lower() not in _STOP]
-    return " ".join(words)
+def _same(a: str, b: str) -> bool:
+    """Two expansions name the same thing: word by word alike, up to plurals, extraction
+    debris ('De_scent') and one-letter typos ('Federatedd'); 'Labeling' is not 'Learning'."""
+    wa, wb = _words(a), _words(b)
+    return len(wa) == len(wb) and all(fuzz.ratio(x, y) >= SAME_WORD for x, y in zip(wa, wb, strict=True))
+
+
+def _words(expansion: str) -> list[str]:
+    words = (re.sub(r"[^a-z]", "", w.lower()) for w in re.split(r"[\s-]+", expansion))
+    return [w.rstrip("s") for w in words if w and w not in _STOP]
+
+
+def _prose(text: str) -> bool:
+    """A line of running text: not a table row, not a cell or header of a few words."""
+    return text.count("|") < 2 and len(text.split()) >= 5
 
 
 def _body_start(spots: Sequence[Spot]) -> int:

@@ -18,6 +18,8 @@ DUPLICATE_TITLE_SCORE = 95.0
 """Folded titles this similar (0-100, same year) are one work listed twice."""
 MIN_TITLE = 20
 """Shorter folded titles are too generic to call two entries the same work."""
+ENTRY_LINES = 6
+"""Lines the last bibliography entry may run on for."""
 MIN_RESOLVED = 0.6
 """'Never cited' is only said when this share of the paper's markers resolved to entries:
 below it the markers are what failed to parse, not the author's bibliography."""
@@ -36,12 +38,12 @@ def citation_findings(paper: Paper) -> list[CheckFinding]:
         keys = resolver.keys_of(citation)
         cited.update(keys)
         resolved += bool(keys)
-        if not keys and _citation_like(citation.marker) and not _undated_match(citation.marker,
-                                                                               undated):
+        line = at_line(paper, citation.page, citation.line)
+        if not keys and _citation_like(citation.marker) and not _table_row(line.text) \
+                and not _undated_match(citation.marker, undated):
             out.append(finding(
                 "citation_without_entry", "high", "citations",
-                f"{citation.marker} matches no entry of the bibliography",
-                at_line(paper, citation.page, citation.line),
+                f"{citation.marker} matches no entry of the bibliography", line,
                 fix="add the missing entry to the bibliography or correct the citation"))
     if paper.citations and resolved / len(paper.citations) >= MIN_RESOLVED:
         out += _never_cited(paper, cited, fold_names(body_text(paper)))
@@ -68,8 +70,15 @@ def _never_cited(paper: Paper, cited: set[str], body: str) -> list[CheckFinding]
 
 
 def _citation_like(marker: str) -> bool:
-    """Not a link or a path the marker parser took for a citation."""
-    return not re.search(r"https?:|www\.|/", marker)
+    """Not a link, a path, a list of names with years ('(i.e., VisDA-2017 and ...)') or a
+    method's acronym with a year ('SGC (2019a)') the marker parser took for a citation."""
+    return not re.search(r"https?:|www\.|/|%|^\(?\s*(?:i\.e\.|e\.g\.)|-(?:19|20)\d\d"
+                         r"|^\(?[A-Z0-9-]{2,}\s*\(", marker)
+
+
+def _table_row(text: str) -> bool:
+    """A results-table row ('ELMo (2018) 67.1 75.7 81.1 90.2'): a method named with its year."""
+    return len(re.findall(r"(?<![\w.])\d+\.\d+(?![\w.])", text)) >= 4 or text.count("|") >= 2
 
 
 def _undated_match(marker: str, undated: list[Entry]) -> bool:
@@ -87,8 +96,13 @@ def well_formed(entry: Entry) -> bool:
 
 
 def body_text(paper: Paper) -> str:
-    """The text before the bibliography (all of it when no entry has a position)."""
-    return " ".join(s.text for s in before_bibliography(paper, paper_spots(paper)))
+    """The text outside the bibliography (an appendix after it cites too)."""
+    spots = [(r.page, r.line) for r in paper.references if r.page and r.line]
+    if not spots:
+        return " ".join(ln.text for ln in paper.lines())
+    first, last = min(spots), max(spots)
+    end = (last[0], last[1] + ENTRY_LINES)
+    return " ".join(ln.text for ln in paper.lines() if not first <= (ln.page, ln.n) <= end)
 
 
 def before_bibliography(paper: Paper, spots: list[Spot]) -> list[Spot]:

@@ -26,6 +26,15 @@ _CAPTION_START = re.compile(r"^\s*(?:\*\*)?(?:Table|Figure|Fig\.)\s*[A-Z]?\d+\s*
 _CAPTION_ANYWHERE = re.compile(r"\b(Table|Figure|Fig\.)\s*(\d+)\s*:\s*[A-Z(]")
 """A caption the parser did not take as one (extracted text often runs it into a line)."""
 _NUMBER = re.compile(r"\d+")
+_EQUATION_NUMBER = re.compile(r"(?:^|\s{2,}|[=,.;])\s*\((\d{1,3})\)\s*$")
+"""An equation number printed at a line's end, '(4)', that the equation parser missed."""
+_OF_OTHER_WORK = r"\s+(?:of|in|from)\s+(?:\[\d|[A-Z][\w-]+(?:\s+et\s+al\.?|\s+and\s+[A-Z][\w-]+)?\s*[(\[,])"
+_APPENDIX_HEADING = re.compile(r"^\s*(?:#+\s*)?(?:Appendix\s+)?([A-Z])(?:\.\d+)*\.?\s+[A-Z]{2,}\b")
+"""'J CIFAR-10 ON VGG', '# B PROOFS': an appendix heading the outline did not number."""
+_OTHER_WORK = re.compile(r"(?:19|20)\d\d[a-z]?\s*[,;]\s*(?:see\s+)?$|\b(?:of|in)\s+\[\d+\]\s*,?\s*$")
+EQUATION_MARGIN = 2
+"""Equation numbers are parsed from display lines, which text extraction often loses: an
+'Eq. N' counts as missing only past the highest parsed number by more than this."""
 MISSED_IF_MENTIONED = 2
 """A label past the highest parsed one that the text mentions on this many lines is taken
 for one the parser missed (a table split off as an image, a caption run into a line), not
@@ -41,14 +50,20 @@ def label_findings(paper: Paper) -> list[CheckFinding]:
             continue
         for kind, pattern in _MENTIONS.items():
             for match in pattern.finditer(ln.text):
+                if _OTHER_WORK.search(ln.text[max(0, match.start() - 40):match.start()]):
+                    continue  # 'Pavliotis, 2014, Section 3.7': a part of a cited work
                 labels = [match.group(1)] if kind == "appendix" else _NUMBER.findall(match.group(0))
                 missing = [x for x in labels if beyond(x, known[kind])]
                 if known[kind] and missing:
                     misses.setdefault((kind, missing[0]), []).append(
                         (match.group(0), at_line(paper, ln.page, ln.n)))
     equations = {e.label for e in paper.equations if e.label}
+    equations |= {m.group(1) for ln in paper.lines() if (m := _EQUATION_NUMBER.search(ln.text))}
     for r in paper.equation_refs:
-        if r.equation_id is None and equations and beyond(r.label, equations):
+        text = at_line(paper, r.page, r.line).text
+        if re.search(re.escape(r.marker) + _OF_OTHER_WORK, text):
+            continue  # 'Eq. 19 in Yu et al. (2018)': another paper's equation
+        if r.equation_id is None and equations and beyond(r.label, equations, EQUATION_MARGIN):
             misses.setdefault(("equation", r.label), []).append(
                 (r.marker, at_line(paper, r.page, r.line)))
     out = [_missing(kind, label, *mentions[0]) for (kind, label), mentions in misses.items()
@@ -75,16 +90,18 @@ def known_labels(paper: Paper) -> dict[str, set[str]]:
     appendices = {n.split(".")[0] for n in numbers if re.fullmatch(r"[A-Z]", n.split(".")[0])}
     appendices |= {m.group(1) for s in paper.sections
                    if (m := re.match(r"Appendix\s+([A-Z])\b", s.title))}
+    appendices |= {m.group(1) for ln in paper.lines() if (m := _APPENDIX_HEADING.match(ln.text))}
     return {"table": tables, "figure": figures, "section": sections, "appendix": appendices}
 
 
-def beyond(label: str, known: Collection[str | None]) -> bool:
-    """Whether ``label`` is past the highest known label of its kind (numbers or letters)."""
+def beyond(label: str, known: Collection[str | None], margin: int = 0) -> bool:
+    """Whether ``label`` is past the highest known label of its kind (numbers or letters),
+    by more than ``margin`` for numbers."""
     if label in known:
         return False
     if label.isdigit():
         numbers = [int(k) for k in known if k and k.isdigit()]
-        return bool(numbers) and int(label) > max(numbers)
+        return bool(numbers) and max(numbers) + margin < int(label) <= max(numbers) + 50
     letters = [k for k in known if k and len(k) == 1 and k.isalpha()]
     return bool(letters) and len(label) == 1 and label > max(letters)
 
