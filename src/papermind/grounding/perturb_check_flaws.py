@@ -67,17 +67,17 @@ def duplicate_entry(doc: Doc, paper: Paper, rng: random.Random,
             and "|" not in r.raw]
     ordered = sorted(paper.references, key=lambda r: (r.page or 0, r.line or 0))
     for ref in rng.sample(refs, len(refs)):
-        after = next((r for r in ordered if (r.page or 0, r.line or 0) > (ref.page, ref.line)),
-                     None)
-        if after is None or after.page != ref.page or after.line is None:
+        page, first = ref.page or 0, ref.line or 0
+        after = next((r for r in ordered if (r.page or 0, r.line or 0) > (page, first)), None)
+        if after is None or after.page != page or after.line is None:
             continue
         last = after.line - 1
-        while last > ref.line and not doc.line(ref.page, last).strip():
+        while last > first and not doc.line(page, last).strip():
             last -= 1
-        if not free(used, ref.page, last):
+        if not free(used, page, last):
             continue
-        blank = not doc.line(ref.page, last + 1).strip() if last + 1 < after.line else False
-        doc.insert_after(ref.page, last, ("\n" if blank else "") + ref.raw)
-        used.add((ref.page, last + 1))
+        blank = not doc.line(page, last + 1).strip() if last + 1 < after.line else False
+        doc.insert_after(page, last, ("\n" if blank else "") + ref.raw)
+        used.add((page, last + 1))
         return "", f"entry {ref.index} printed twice"
     return None

@@ -11,7 +11,7 @@ from rapidfuzz import fuzz
 from papermind.domain.check import CheckFinding
 from papermind.domain.paper import Paper, Reference
 from papermind.grounding.bibliography import Entry, name_key
-from papermind.grounding.paper_check.spots import Spot, at_line, finding, paper_spots
+from papermind.grounding.paper_check.spots import Spot, at_line, finding
 from papermind.grounding.references import ReferenceResolver
 
 DUPLICATE_TITLE_SCORE = 95.0
