@@ -167,3 +167,20 @@ def test_an_acronym_defined_twice_differently_but_not_a_typo() -> None:
     found = acronym_findings([Spot(t, 1, n) for n, t in enumerate(lines, 1)])
     assert [(f.kind, f.anchor.line_start) for f in found if f.anchor] == [
         ("acronym_redefined", 2), ("acronym_before_definition", 6)]
+
+
+def test_the_page_limit_is_measured_on_a_pdf_before_the_references() -> None:
+    from papermind.domain import Line, Page, Paper, Section
+    from papermind.grounding.paper_check.venues import page_limit_findings
+
+    pages = [Page(number=n, lines=[Line(page=n, n=k, text=f"line {k}") for k in range(1, 6)])
+             for n in range(1, 13)]
+    refs = Section(id="s9", title="References", level=1, page=11, line=3, kind="references")
+    paper = Paper(id="x", source_type="pdf", pages=pages, sections=[refs])
+    found, note = page_limit_findings(venues()["acl"], paper)  # 8 pages allowed
+    assert note is None and len(found) == 1 and found[0].kind == "page_limit"
+    assert "page 11" in found[0].message and found[0].anchor is not None
+    short = paper.model_copy(update={"sections": [refs.model_copy(update={"page": 9, "line": 1})]})
+    assert page_limit_findings(venues()["acl"], short) == ([], None)
+    text = paper.model_copy(update={"source_type": "txt"})
+    assert page_limit_findings(venues()["acl"], text)[1] is not None
