@@ -1,4 +1,5 @@
-"""/api/papers: upload (size and content checked), list, get, delete, page images, verify."""
+"""/api/papers: upload (size and content checked), list, get, delete, page images, verify,
+check."""
 
 from __future__ import annotations
 
@@ -11,8 +12,16 @@ from starlette.concurrency import run_in_threadpool
 
 from papermind.api.deps import ContainerDep, SettingsDep
 from papermind.api.references import ReferencesOut
-from papermind.api.schemas import PaperDetail, PaperRecordOut, Removed, Uploaded, Verification
+from papermind.api.schemas import (
+    CheckResult,
+    PaperDetail,
+    PaperRecordOut,
+    Removed,
+    Uploaded,
+    Verification,
+)
 from papermind.errors import IngestError
+from papermind.services.checking import check_stored_json
 from papermind.services.uploads import read_limited, safe_name, sniff
 from papermind.services.verification import verify, verify_json
 
@@ -86,3 +95,16 @@ async def verify_claim(paper_id: str, body: VerifyRequest,
 async def check_references(paper_id: str, container: ContainerDep) -> ReferencesOut:
     report = await run_in_threadpool(container.references.check, paper_id, files=False)
     return ReferencesOut.model_validate(report.to_json())
+
+
+@router.get("/{paper_id}/check", summary="The model-free pre-submission check of a stored paper "
+            "(numbers vs tables, citations, missing labels, instructions to reviewers, acronyms; "
+            "anonymity and venue requirements on request)")
+async def check_paper(paper_id: str, container: ContainerDep,
+                      venue: str | None = Query(None, max_length=40,
+                                                description="neurips, iclr, acl..."),
+                      anonymous: bool = Query(False, description="double-blind checks too"),
+                      ) -> CheckResult:
+    paper = container.library.show(paper_id).paper
+    result = await run_in_threadpool(check_stored_json, paper, venue=venue, anonymous=anonymous)
+    return CheckResult.model_validate(result)

@@ -6,7 +6,7 @@ add what the API shows around them (links, the record without its server-side fi
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -95,3 +95,31 @@ class JobOut(Job):
 
 class Submitted(JobOut):
     created: bool = Field(description="False when an equal unfinished job was returned")
+
+
+class CheckFindingOut(BaseModel):
+    """One finding of the model-free check (the one JSON shape of reports/check.py)."""
+
+    kind: str
+    severity: Literal["high", "medium", "low"]
+    aspect: str
+    message: str
+    where: str = Field(description="'p. 3, l. 12' or 'file.tex:14'; '' for the whole paper")
+    text: str = Field(description="the paper's text at the anchor")
+    fix: str
+    anchor: dict[str, Any] | None = Field(description="page and lines in the paper")
+    source: dict[str, Any] | None = Field(description="file and line of a LaTeX source")
+    comment: str | None = None
+
+
+class CheckResult(BaseModel):
+    """Every finding of `papermind check` on one stored paper, most severe first."""
+
+    paper_id: str
+    title: str
+    source_name: str
+    venue: str | None
+    anonymous: bool
+    counts: dict[str, int] = Field(description="severity -> number of findings")
+    findings: list[CheckFindingOut]
+    notes: list[str] = Field(description="what was not checked and why")

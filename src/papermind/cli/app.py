@@ -20,6 +20,7 @@ COMMAND_MODULES = [
     "papermind.cli.refs",
     "papermind.cli.locate",
     "papermind.cli.verify",
+    "papermind.cli.check",
     "papermind.cli.search",
     "papermind.cli.read",
     "papermind.cli.ask",

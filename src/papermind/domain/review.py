@@ -8,6 +8,7 @@ from pydantic import Field
 
 from papermind.domain.anchor import Anchor
 from papermind.domain.base import Frozen
+from papermind.domain.check import CheckFinding, CheckReport
 from papermind.domain.evidence import Evidence, SupportVerdict
 from papermind.domain.paper import Finding
 from papermind.domain.scholar import FoundWork
@@ -250,6 +251,11 @@ class ReviewReport(Frozen):
                                   description="display name of each panel role")
     models: dict[str, str] = Field(default_factory=dict)
     findings: list[Finding] = Field(default_factory=list, description="hidden text etc.")
+    check: CheckReport | None = Field(default=None, description="the model-free check the "
+                                      "panel started from (papermind check)")
+    unaddressed: list[CheckFinding] = Field(
+        default_factory=list, description="high-severity check findings no comment addresses")
+    scoring_note: str = Field(default="", description="why there are no scores (offline)")
     editor_summary: str = ""
     scores: list[FinalScore] = Field(default_factory=list)
     recommendation: Recommendation | None = None

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import Field
@@ -107,9 +108,15 @@ def cell_values(text: str) -> list[Value]:
 def mentions(sentence: str, label: str) -> bool:
     """Whether the sentence names the label (short labels such as 'He' only in their case)."""
     short = len(label.strip()) <= 3
-    words = " ".join(_WORD.findall(label if short else label.casefold()))
-    text = f" {' '.join(_WORD.findall(sentence if short else sentence.casefold()))} "
-    return bool(words) and f" {words} " in text
+    words = _joined_words(label, short)
+    return bool(words) and f" {words} " in f" {_joined_words(sentence, short)} "
+
+
+@lru_cache(maxsize=4096)
+def _joined_words(text: str, keep_case: bool) -> str:
+    """The words of ``text`` joined by single spaces (case-folded unless ``keep_case``):
+    cached, as every number of a sentence is read against every label of every table."""
+    return " ".join(_WORD.findall(text if keep_case else text.casefold()))
 
 
 def _scope(sentence: str, table: TableView, whole: bool
@@ -153,7 +160,9 @@ def _match(value: Value, scope: Sequence[CellView], percent_columns: set[int]) -
             if value.decimals < v.decimals - 1 and abs(v.value - value.value) > 1e-9:
                 continue  # '38.7' is not '38.72' (but '1.0' is '1.0000')
             as_is = not value.percent or v.percent or cell.column in percent_columns or "%" in cell.text
-            if (as_is and value.equals(v.value)) or (value.percent and v.value <= 1 and value.equals(v.value * 100)):
+            near = abs(v.value - value.value) < 1.0  # equals() is never true farther away
+            near_scaled = value.percent and v.value <= 1 and abs(v.value * 100 - value.value) < 1.0
+            if (as_is and near and value.equals(v.value)) or (near_scaled and value.equals(v.value * 100)):
                 return cell
     return None
 
@@ -188,7 +197,12 @@ def _reported(cell: CellView) -> list[Value]:
     merged cell 'DEPTS 0.060 0.139' -> both; '5.06 (↓25.16)' -> both)."""
     if len(cell.values) < 2:
         return cell.values
-    return cell_values(_SPREAD.sub(" ", cell.text)) or cell.values[:1]
+    return list(_unspread_values(cell.text)) or cell.values[:1]
+
+
+@lru_cache(maxsize=4096)
+def _unspread_values(text: str) -> tuple[Value, ...]:
+    return tuple(cell_values(_SPREAD.sub(" ", text)))
 
 
 def _cell_like(value: Value, scope: Sequence[CellView], tolerance: float) -> CellView | None:
@@ -214,8 +228,9 @@ _PERCENT_LIKE = re.compile(r"%|\b(acc|accuracy|precision|recall|f1|error|bleu|ro
 
 
 def _check_one(start: int, text: str, value: Value, sentence: str, table: TableView,
-               whole: bool, compares: bool) -> NumberCheck | None:
-    narrow, wide, pointed = _scope(sentence, table, whole)
+               scope: tuple[list[CellView], list[CellView], bool],
+               compares: bool) -> NumberCheck | None:
+    narrow, wide, pointed = scope
     if not wide:
         return None
     every = [c for c in table.cells if c.values]
@@ -245,11 +260,14 @@ def check_sentence(sentence: str, tables: Sequence[TableView], *, named: bool = 
     paragraph names these tables, so a number may be read against a whole table."""
     checks: list[NumberCheck] = []
     compares = bool(_COMPARES.search(sentence))
-    for start, text, value in stated_numbers(sentence):
+    numbers = stated_numbers(sentence)
+    scopes = [_scope(sentence, table, named or bool(table.number) and
+                     f"table {table.number}" in sentence.casefold())
+              for table in tables] if numbers else []
+    for start, text, value in numbers:
         found = []
-        for table in tables:
-            whole = named or bool(table.number) and f"table {table.number}" in sentence.casefold()
-            if check := _check_one(start, text, value, sentence, table, whole, compares):
+        for table, scope in zip(tables, scopes, strict=True):
+            if check := _check_one(start, text, value, sentence, table, scope, compares):
                 found.append(check)
         agreeing = [c for c in found if c.verdict != "disagrees"]
         if agreeing or found:

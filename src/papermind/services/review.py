@@ -14,6 +14,7 @@ from papermind.domain import Paper
 from papermind.domain.review import ReviewReport
 from papermind.errors import InputError
 from papermind.llm import Gateway
+from papermind.services.checking import check_stored
 from papermind.services.container import Container
 from papermind.services.language import output_language
 from papermind.services.reading import resolve_paper
@@ -30,7 +31,7 @@ from papermind.workflows.ports import Grounder
 from papermind.workflows.review import FULL_PANEL, ReviewContext, build_graph
 from papermind.workflows.review.context import RelatedWorkFinder
 from papermind.workflows.review.panel import minimal_panel
-from papermind.workflows.review.report import build_report
+from papermind.workflows.review.report import build_report, offline_report
 from papermind.workflows.review.views import section_groups
 
 Reviewers = Literal["minimal", "full"]
@@ -115,9 +116,15 @@ async def review_paper(container: Container, paper: str | Path, *, reviewers: Re
     job = job_id or uuid.uuid4().hex
     lang = output_language(language, container.settings.language)
     bound = (gateway or gateway_for(container)).bind(job_id=job, language=lang)
+    check = check_stored(stored)
+    if bound.is_demo_quality:  # the bundled model scores nothing: the check is the review
+        report = offline_report(stored, check, models={"checker": "code"},
+                                usage=usage_summary(bound)).model_copy(update={"language": lang})
+        return ReviewRun(report, job, files=write_reports(
+            report, report_folder(container, job, out_dir)))
     context = review_context(container.settings, bound, container.grounder, signoff=signoff,
                              related_work=related_finder(container, online))
-    inputs = {"paper": stored, "panel": panel_for(stored, reviewers)}
+    inputs = {"paper": stored, "panel": panel_for(stored, reviewers), "check": check}
     result = await run_workflow(container, build_graph(), inputs, job_id=job, context=context,
                                 progress=progress, resume=resume)
     report = build_report(result.state, models=_models(bound, result.state.get("panel", [])),

@@ -7,7 +7,7 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from papermind.web import account, ask, errors, jobs, library, papers, reader, uploads
+from papermind.web import account, ask, check, errors, jobs, library, papers, reader, uploads
 
 STATIC = Path(__file__).parent / "static"
 
@@ -16,5 +16,5 @@ def mount(app: FastAPI) -> None:
     """Add the web UI's pages, error pages and static files to ``app``."""
     errors.install(app)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
-    for module in (library, uploads, papers, reader, ask, jobs, account):
+    for module in (library, uploads, papers, check, reader, ask, jobs, account):
         app.include_router(module.router)

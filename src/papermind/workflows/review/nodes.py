@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -10,6 +11,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
 from papermind.domain import LineRef, Paper
+from papermind.domain.check import CheckFinding
 from papermind.domain.review import ReviewMessage, RevisionItem, Target
 from papermind.errors import StructuredOutputError
 from papermind.llm import fence_untrusted
@@ -17,6 +19,7 @@ from papermind.workflows.model_output import invalid_output_warning, structured_
 from papermind.workflows.ports import Grounder
 from papermind.workflows.review import arbitration as arb
 from papermind.workflows.review.briefs import claims_brief, disagreements_brief, panel_brief
+from papermind.workflows.review.check_facts import facts, for_lines, high
 from papermind.workflows.review.checking import (
     MAX_CLAIM_LINES,
     anchor_lines,
@@ -69,13 +72,19 @@ def _text(value: str, fallback: str) -> str:
     return value.strip() or fallback
 
 
+def _facts(findings: Sequence[CheckFinding]) -> str:
+    """The check's findings, fenced as data (their text is the paper's)."""
+    return fence_untrusted(facts(findings), "CHECK")
+
+
 async def plan_review(state: ReviewState, runtime: Runtime[ReviewContext]) -> Update:
     """Editor: structure summary and one task per active reviewer."""
     started, paper = _now(), state["paper"]
     reviewers = active_reviewers(state["panel"])
     prompt = PROMPTS[EDITOR.role].render(
         paper=fence_untrusted(editor_view(paper)), reviewers=", ".join(reviewers),
-        tasks="; ".join(f"{spec.task_field}: {spec.brief}" for spec in REVIEWERS))
+        tasks="; ".join(f"{spec.task_field}: {spec.brief}" for spec in REVIEWERS),
+        findings=_facts(for_lines(state.get("check"), None)))
     # The grounder indexes the paper on first use: do it while the editor's model works.
     warm = asyncio.to_thread(runtime.context.grounder.resolve_reference, paper, paper.title)
     (reply, warnings), _ = await asyncio.gather(structured_or_none(
@@ -116,7 +125,8 @@ async def _review(state: ReviewState, runtime: Runtime[ReviewContext], spec: Rev
         if spec.related_work and ctx.related_work is not None else []
     prompt = PROMPTS[role].render(task=fence_untrusted(task, "EDITOR_TASK"),
                                   paper=fence_untrusted(text) + related_block(related, paper),
-                                  max_comments=ctx.max_comments)
+                                  max_comments=ctx.max_comments,
+                                  findings=_facts(for_lines(state.get("check"), view.lines)))
     draft, warnings = await structured_or_none(ctx.gateway, role, prompt, ReviewerDraft,
                                                node=role, outcome="no score and no comments")
     if draft is None:
@@ -220,7 +230,8 @@ async def arbitrate(state: ReviewState, runtime: Runtime[ReviewContext]) -> Upda
     prompt = PROMPTS[META.role].render(panel=fence_untrusted(panel, "PANEL"),
                                     disagreements=fence_untrusted(
                                         disagreements_brief(disagreements, aliases),
-                                        "DISAGREEMENTS"))
+                                        "DISAGREEMENTS"),
+                                    findings=_facts(high(state.get("check"))))
     try:
         draft, _ = await ask(ctx.gateway, META.role, prompt, MetaDraft, node=META.role,
                              check=lambda d: arb.score_change_errors(d, scores), strict=False)

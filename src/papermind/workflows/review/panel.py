@@ -17,7 +17,7 @@ from papermind.workflows.review import views
 from papermind.workflows.review.views import View
 
 ViewBuilder = Callable[[Paper, int], View]
-REVIEWER_VARS = frozenset({"task", "paper", "max_comments"})
+REVIEWER_VARS = frozenset({"task", "paper", "max_comments", "findings"})
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,8 @@ class ReviewerSpec(ActorSpec):
         return self.role.removesuffix("_reviewer") + "_task"
 
 
-EDITOR = ActorSpec("editor", "Editor", "reader", 0.3, frozenset({"paper", "reviewers", "tasks"}))
+EDITOR = ActorSpec("editor", "Editor", "reader", 0.3,
+                   frozenset({"paper", "reviewers", "tasks", "findings"}))
 REVIEWERS: tuple[ReviewerSpec, ...] = (
     ReviewerSpec("contribution_reviewer", "Contribution reviewer", "reviewer", 0.4,
                  aspect="novelty", task="Judge novelty and the stated contributions.",
@@ -83,7 +84,7 @@ REVIEWERS: tuple[ReviewerSpec, ...] = (
 DEVIL = ActorSpec("devil", "Devil's advocate", "reviewer", 0.8, frozenset({"claims"}),
                   item="attack")
 META = ActorSpec("meta", "Meta-reviewer", "reviewer", 0.3,
-                 frozenset({"panel", "disagreements"}), item="decision")
+                 frozenset({"panel", "disagreements", "findings"}), item="decision")
 ACTORS: tuple[ActorSpec, ...] = (EDITOR, *REVIEWERS, DEVIL, META)
 
 FULL_PANEL = [a.role for a in ACTORS]

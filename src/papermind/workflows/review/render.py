@@ -18,6 +18,7 @@ from papermind import reports
 from papermind.domain import Evidence
 from papermind.domain.review import ReportComment, ReportFlag, ReviewReport
 from papermind.i18n import Translator, translator
+from papermind.reports.check import by_aspect, check_markdown, finding_href, finding_markdown
 from papermind.reports.citations import as_evidence
 
 _LABELS = {"accept": "accept", "minor_revision": "minor revision",
@@ -122,6 +123,11 @@ def to_markdown(report: ReviewReport) -> str:
         out += ["", f"## {_t(report)('Findings from ingestion: hidden text, instructions to reviewers')}", ""]
         out += [f"- p. {f.page}: {_e(f.kind)}: “{_e(f.text)}” ({_e(f.reason)})"
                 for f in report.findings]
+    out += _check(report)
+    if report.scoring_note:
+        out += ["", f"**{_e(report.scoring_note)}**"]
+        out += [f"- **warning** {_e(w)}" for w in report.warnings]
+        return "\n".join(out + [""] + _usage(report)).rstrip() + "\n"
     rec = _LABELS.get(report.recommendation or "", "none")
     out += ["", f"## {_t(report)('Recommendation')}", "",
             f"**{rec}** (confidence {report.recommendation_confidence:.2f}) after "
@@ -144,6 +150,19 @@ def to_markdown(report: ReviewReport) -> str:
     out += _settled(report) + _plan(report) + _unverified(report) + _related(report)
     out += _metrics(report) + _usage(report)
     return "\n".join(out).rstrip() + "\n"
+
+
+def _check(report: ReviewReport) -> list[str]:
+    """The check the panel started from (papermind check), by aspect, and the high-severity
+    findings no comment addressed."""
+    if report.check is None:
+        return []
+    out = ["", check_markdown(report.check).rstrip()]
+    if report.unaddressed and not report.scoring_note:
+        out += ["", f"## {_t(report)('High-severity check findings the panel did not address')}",
+                ""]
+        out += [finding_markdown(f) for f in report.unaddressed]
+    return out
 
 
 def _settled(report: ReviewReport) -> list[str]:
@@ -235,7 +254,9 @@ def _values(report: ReviewReport) -> dict[str, Any]:
     return {"r": report, "labels": _LABELS, "ev": lambda item: evidence_of(report, item),
             "comment_status": comment_status, "flag_groups": flag_groups,
             "flag_line": flag_line, "label": lambda mid: label_of(report, mid),
-            "name": lambda role: name_of(report, role), "demo_label": reports.DEMO_LABEL}
+            "name": lambda role: name_of(report, role), "demo_label": reports.DEMO_LABEL,
+            "check_groups": by_aspect(report.check.findings) if report.check else [],
+            "check_href": lambda f: finding_href(f, report.paper_id)}
 
 
 def to_html(report: ReviewReport) -> str:

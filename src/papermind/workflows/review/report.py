@@ -10,12 +10,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from papermind.domain import Paper
+from papermind.domain.check import CheckReport
 from papermind.domain.review import (
     FinalScore,
     MessageCheck,
     ReportComment,
     ReportFlag,
     ReviewMessage,
+    ReviewMetrics,
     ReviewReport,
     ReviewVerification,
     RevisionItem,
@@ -23,6 +25,7 @@ from papermind.domain.review import (
 )
 from papermind.reports import evidence_json
 from papermind.workflows.review.arbitration import current_scores
+from papermind.workflows.review.check_facts import unaddressed
 from papermind.workflows.review.consistency import recommendation_flag
 from papermind.workflows.review.metrics import compute_metrics
 from papermind.workflows.review.panel import ASPECTS, display_name, message_label
@@ -50,7 +53,8 @@ def build_report(state: Mapping[str, Any], *, models: dict[str, str] | None = No
         paper_id=paper.id, title=paper.title or paper.source_name,
         demo_quality=demo_quality, panel=list(review.get("panel", [])),
         names={role: display_name(role) for role in review.get("panel", [])}, models=models or {},
-        findings=list(paper.findings),
+        findings=list(paper.findings), check=review.get("check"),
+        unaddressed=unaddressed(review.get("check"), comments),
         editor_summary=next((m.content for m in messages
                              if m.sender == "editor" and m.kind == "summary"), ""),
         scores=_scores(review), recommendation=recommendation,
@@ -145,3 +149,19 @@ def _unverified(messages: list[ReviewMessage], checks: dict[str, MessageCheck]
                                             message_id=message.id, sender=message.sender,
                                             reason="not in the paper's bibliography"))
     return items
+
+
+SCORING_NOTE = ("No scores and no recommendation: scoring a paper needs a configured model "
+                "(see 'Language models'); the bundled offline model only runs the code check, "
+                "whose findings are listed by aspect.")
+
+
+def offline_report(paper: Paper, check: CheckReport, *, models: dict[str, str] | None = None,
+                   usage: dict[str, Any] | None = None) -> ReviewReport:
+    """The review with the bundled model: the check's findings by aspect (each with an empty
+    comment field for a checked one-sentence comment), no invented scores or recommendation."""
+    return ReviewReport(
+        paper_id=paper.id, title=paper.title or paper.source_name, demo_quality=True,
+        models=models or {}, findings=list(paper.findings), check=check,
+        unaddressed=unaddressed(check, []), scoring_note=SCORING_NOTE,
+        metrics=ReviewMetrics(issue_overlap=0.0, independence=1.0), usage=usage or {})

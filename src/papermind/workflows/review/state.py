@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Any, NotRequired, TypedDict
 
 from papermind.domain import Paper
+from papermind.domain.check import CheckReport
 from papermind.domain.review import (
     Arbitration,
     Disagreement,
@@ -23,6 +24,8 @@ class ReviewInput(TypedDict):
 
     paper: Paper
     panel: list[str]
+    check: NotRequired[CheckReport]
+    """the model-free check's findings: facts the panel weighs"""
 
 
 class ReviewState(TypedDict, total=False):
@@ -30,6 +33,7 @@ class ReviewState(TypedDict, total=False):
 
     paper: Paper
     panel: list[str]
+    check: CheckReport
     round: int
     messages: Annotated[list[ReviewMessage], merge_messages]
     original_scores: Annotated[dict[str, float], keep_first]

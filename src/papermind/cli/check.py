@@ -1,0 +1,79 @@
+"""`papermind check PAPER [--json] [--venue NAME] [--anonymous] [--fail-on LEVEL]`: the
+model-free pre-submission check of a stored paper, a PDF / .txt / .md file, or a LaTeX
+project (a folder with main.tex, or the main .tex). No model, no network."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from papermind.cli.context import container, state, wants_json
+from papermind.cli.options import JsonFlag
+from papermind.domain.check import CheckReport
+from papermind.errors import InputError
+
+CHECK_FAILED_EXIT = 1
+"""Special to this command (not in the error table): findings at or above --fail-on."""
+_COLOURS = {"high": "red", "medium": "yellow", "low": "cyan"}
+
+
+def check(
+    ctx: typer.Context,
+    paper: Annotated[str, typer.Argument(
+        metavar="PAPER", help="Library id (or unique prefix), a .pdf/.txt/.md file, or a LaTeX "
+                              "project (its folder or main .tex; anchors are then file:line).")],
+    venue: Annotated[str | None, typer.Option(
+        "--venue", metavar="NAME",
+        help="Also check the venue's required parts and page limit: neurips, iclr, acl.")] = None,
+    anonymous: Annotated[bool, typer.Option(
+        "--anonymous", help="Double-blind: also flag self-identifying citations, "
+                            "acknowledgements, funding, author names or e-mails, own repositories.")] = False,
+    fail_on: Annotated[str, typer.Option(
+        "--fail-on", metavar="LEVEL",
+        help="Exit 1 when a finding is at this severity or above: high, medium, low or none.")] = "none",
+    as_json: JsonFlag = False,
+) -> None:
+    """Check a paper before submission, by code alone: numbers vs tables, citations and
+    bibliography, references to tables/figures/sections, instructions to reviewers,
+    acronyms (and anonymity, venue requirements)."""
+    from papermind.services.checking import FAIL_LEVELS, check_target
+
+    if fail_on not in FAIL_LEVELS:
+        raise InputError(f"--fail-on must be one of {', '.join(FAIL_LEVELS)}, not {fail_on!r}")
+    report = check_target(lambda: container(ctx).library, paper, venue=venue, anonymous=anonymous)
+    if wants_json(ctx, as_json):
+        from papermind.reports.check import check_json
+
+        state(ctx).emit_json(check_json(report))
+    else:
+        print_report(state(ctx).console, report)
+    if report.fails(fail_on):
+        raise typer.Exit(CHECK_FAILED_EXIT)
+
+
+def print_report(console: Console, report: CheckReport) -> None:
+    """The findings as a table (severity, where, kind, message), then the notes."""
+    from papermind.reports.check import check_rows
+
+    counts = report.counts()
+    console.print(f"[bold]{escape(report.title or report.source_name)}[/]: "
+                  f"{len(report.findings)} findings ({counts['high']} high, "
+                  f"{counts['medium']} medium, {counts['low']} low)")
+    if report.findings:
+        table = Table(show_lines=False)
+        for column in ("severity", "where", "kind", "message"):
+            table.add_column(column)
+        for severity, where, kind, message in check_rows(report):
+            table.add_row(f"[{_COLOURS[severity]}]{severity}[/]", escape(where), kind,
+                          escape(message))
+        console.print(table)
+    for note in report.notes:
+        console.print(f"note: {escape(note)}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("check")(check)
