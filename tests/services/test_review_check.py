@@ -5,6 +5,7 @@ is the check's findings by aspect with no scores and no recommendation."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -79,23 +80,38 @@ def test_high_findings_no_comment_addresses_are_listed() -> None:
     assert [f.anchor.line_start for f in shown if f.anchor] == [40]
 
 
+def _commenter(request: dict) -> dict:
+    """The offline commenter: a faithful sentence for citation findings (the finding's own
+    words, reordered), an invented one for every other finding."""
+    prompt = json.dumps(request["messages"])
+    if "bibliography" not in prompt:
+        return {"sentences": ["Report 95.5% accuracy on ImageNet as Smith did."]}
+    found = re.search(r"FINDING_BEGIN [^>]*>>>\\n(.*?)\\n<<<", prompt)
+    words = re.findall(r"[a-z]{5,}", found.group(1).lower() if found else "")
+    return {"sentences": ["Please check the " + " and the ".join(words[:3]) + " here."]}
+
+
 async def test_offline_review_is_the_check_without_scores(home: Path, tmp_path: Path,
-                                                          mock: MockOpenAIServer,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Gateway, "is_demo_quality", property(lambda self: True))
     paper = tmp_path / "draft.md"
     shutil.copy(DRAFT, paper)
-    with _container(home, mock.base_url) as container:
+    with MockOpenAIServer(responder=_commenter) as mock, \
+            _container(home, mock.base_url) as container:
         run = await review_paper(container, paper, out_dir=tmp_path / "out")
+        requests = mock.request_count
     report = run.report
-    assert mock.request_count == 0  # no model call at all
+    assert report.check is not None
+    assert 0 < requests <= min(12, len(report.check.findings))  # one small call per finding
     assert report.scores == [] and report.recommendation is None and report.comments == []
     assert "needs a configured model" in report.scoring_note
-    assert report.check is not None and any(
-        f.kind == "citation_without_entry" for f in report.check.findings)
+    commented = [f for f in report.check.findings if f.comment]
+    assert commented and all("bibliography" in f.message + f.fix for f in commented)
+    assert not any("95.5" in f.comment for f in report.check.findings)  # invented: dropped
+    assert any(f.kind == "citation_without_entry" for f in report.check.findings)
     data = json.loads((tmp_path / "out" / "report.json").read_text())
     assert data["recommendation"] is None and data["scores"] == []
-    assert all(f.get("comment", "") == "" for f in data["check"]["findings"])
+    assert all("95.5" not in f.get("comment", "") for f in data["check"]["findings"])
     markdown = (tmp_path / "out" / "report.md").read_text()
     assert "needs a configured model" in markdown and "## Recommendation" not in markdown
     assert "### Citations and bibliography" in markdown

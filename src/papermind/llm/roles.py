@@ -33,6 +33,7 @@ _CATALOGUE: dict[str, RoleSpec] = {spec.name: spec for spec in (
     RoleSpec("question_writer", "questioner", 0.7, max_tokens=96),
     RoleSpec("distiller", "reader", 0.2),
     RoleSpec("reviewer", "default", 0.4),
+    RoleSpec("commenter", "reviewer", 0.2, max_tokens=80),
     RoleSpec("planner", "default", 0.3),
     RoleSpec("answerer", "planner", 0.2),
     RoleSpec("reranker", "planner", 0.0),

@@ -30,6 +30,7 @@ from papermind.services.workflow_runs import (
 from papermind.workflows.ports import Grounder
 from papermind.workflows.review import FULL_PANEL, ReviewContext, build_graph
 from papermind.workflows.review.context import RelatedWorkFinder
+from papermind.workflows.review.finding_comments import comment_findings
 from papermind.workflows.review.panel import minimal_panel
 from papermind.workflows.review.report import build_report, offline_report
 from papermind.workflows.review.views import section_groups
@@ -118,8 +119,12 @@ async def review_paper(container: Container, paper: str | Path, *, reviewers: Re
     bound = (gateway or gateway_for(container)).bind(job_id=job, language=lang)
     check = check_stored(stored)
     if bound.is_demo_quality:  # the bundled model scores nothing: the check is the review
-        report = offline_report(stored, check, models={"checker": "code"},
-                                usage=usage_summary(bound)).model_copy(update={"language": lang})
+        check, notes = await comment_findings(bound, check)
+        report = offline_report(stored, check, models={"checker": "code",
+                                                       "commenter": bound.model_for("commenter")},
+                                usage=usage_summary(bound))
+        report = report.model_copy(update={"language": lang,
+                                           "warnings": [*report.warnings, *notes]})
         return ReviewRun(report, job, files=write_reports(
             report, report_folder(container, job, out_dir)))
     context = review_context(container.settings, bound, container.grounder, signoff=signoff,
