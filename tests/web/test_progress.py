@@ -50,6 +50,17 @@ def app_url(home: Path) -> Iterator[str]:
         yield base
 
 
+def test_progress_of_a_running_step_keeps_it_running_and_shown_once() -> None:
+    events = [_event(1, "deep_reader", event="started"),
+              _event(2, "deep_reader", event="progress", summary="explained 3 of 12 passages"),
+              _event(3, "deep_reader", event="progress", summary="explained 4 of 12 passages")]
+    (step,) = job_steps(events, "running")
+    assert (step.state, step.summary) == ("running", "explained 4 of 12 passages")
+    (step,) = job_steps([*events, _event(4, "deep_reader", event="finished", summary="12 points")],
+                        "running")
+    assert (step.state, step.summary) == ("done", "12 points")
+
+
 def test_each_step_is_shown_once_and_done_only_when_it_ended(app_url: str, browser_page: Any,
                                                              shots: Any, tmp_path: Path) -> None:
     page = browser_page

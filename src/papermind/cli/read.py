@@ -64,6 +64,8 @@ def _progress(err: Console, status: Status) -> ProgressCallback:
         if info.get("event") == "started":
             mode = f" ({info['mode']})" if info.get("mode") else ""
             status.update(f"[cyan]{node}[/]{mode} running...")
+        elif info.get("event") == "progress":
+            status.update(f"[cyan]{node}[/] running: {info.get('summary', '')}")
         else:
             err.print(f"[green]done[/] {node} [dim]{info.get('seconds', '')} s[/] "
                       f"{info.get('summary', '')}", highlight=False)

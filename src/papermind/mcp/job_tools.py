@@ -115,11 +115,18 @@ async def follow(rt: Runtime, ctx: Context, job_id: str, wait_s: float) -> JobOu
     while True:
         for event in await rt.call(store.events, job_id, seq):
             seq = event.seq
-            if event.kind == "node" and event.node:
-                done.append(event.node)
-                summary = str(event.data.get("summary", ""))
-                await ctx.report_progress(len(done), None, cut(
-                    f"{event.node} done" + (f": {summary}" if summary else ""), 300))
+            if event.kind != "node" or not event.node:
+                continue
+            summary = str(event.data.get("summary", ""))
+            what = event.data.get("event")
+            if what == "started":
+                continue
+            if what == "progress":  # a running step says how far it is
+                await ctx.report_progress(len(done), None, cut(f"{event.node}: {summary}", 300))
+                continue
+            done.append(event.node)
+            await ctx.report_progress(len(done), None, cut(
+                f"{event.node} done" + (f": {summary}" if summary else ""), 300))
         job = await rt.call(store.get, job_id)
         if job.finished or anyio.current_time() >= deadline:
             break

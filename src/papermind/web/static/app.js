@@ -59,6 +59,10 @@
       stages.querySelectorAll("li.running").forEach(function (li) {
         if (li.dataset.node === data.node) open = li;
       });
+      if (info.event === "progress") {  // how far a running step is: it stays running
+        if (open && info.summary) open.textContent = humanStep(data.node) + ": " + info.summary;
+        return;
+      }
       var li = info.event === "started" || !open ? document.createElement("li") : open;
       var summary = info.summary ? ": " + info.summary : "";
       if (li !== open) {

@@ -35,3 +35,8 @@ class ReadingContext:
         """Tell the caller a node started (live progress)."""
         if self.progress is not None:
             self.progress(node, {"event": "started", **info})
+
+    def report(self, node: str, summary: str) -> None:
+        """Tell the caller how far a running node is (it stays running)."""
+        if self.progress is not None:
+            self.progress(node, {"event": "progress", "summary": summary})

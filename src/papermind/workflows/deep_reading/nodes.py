@@ -110,7 +110,7 @@ async def _explain(state: ReadingState, ctx: ReadingContext,
     """Extractive: points from code's passages, each explained; a rewrite re-asks only the
     explanations the checker dropped."""
     def done(k: int, n: int) -> None:
-        ctx.announce("deep_reader", mode=f"explained {k} of {n} passages")
+        ctx.report("deep_reader", f"explained {k} of {n} passages")
     if rewrite:
         points = state.get("points", [])
         return await extractive.explain_all(ctx.gateway, points,
