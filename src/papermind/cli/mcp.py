@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from papermind.cli.context import state
+from papermind.cli.context import state, wants_json
 
 
 def mcp(
@@ -20,9 +20,13 @@ def mcp(
     token: Annotated[str | None, typer.Option(
         help="API token clients send as 'Authorization: Bearer' with --http "
              "(or PAPERMIND_API__TOKEN); required off loopback.")] = None,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Log JSON lines to stderr (the default when stderr is not a terminal; "
+                       "stdout carries the MCP messages).")] = False,
 ) -> None:
     """Serve the library to AI assistants over the Model Context Protocol (stdio by default)."""
     from papermind.errors import ConfigError
+    from papermind.services.logs import configure_logging, wants_json_logs
 
     try:
         from papermind.mcp.server import build_server, serve_stdio
@@ -32,6 +36,7 @@ def mcp(
                               hint="pip install 'papermind[mcp]'") from err
         raise
     settings = state(ctx).settings
+    configure_logging(as_json=wants_json_logs(wants_json(ctx, as_json)))
     server = build_server(settings)
     if not http:
         serve_stdio(server)
