@@ -35,8 +35,9 @@ from papermind.services.container import Container  # noqa: E402
 from papermind.services.reading import read_paper  # noqa: E402
 
 DEFAULT = ["examples/example_paper.pdf"]
-SHARED = ["pdfs/science_parse/P14-1059.pdf", "pdfs/ai_scientist_fewshot/attention.pdf",
-          "pdfs/science_parse/fader11.pdf"]
+SHARED = ["pdfs/science_parse/e4faf2c1d76b9bf8f8b4524dfb8c5c6b93be5f35.pdf",  # 21 pages
+          "pdfs/ai_scientist_fewshot/132_automated_relational.pdf",  # 17 pages
+          "pdfs/ai_scientist_fewshot/attention.pdf", "pdfs/science_parse/P14-1059.pdf"]
 
 
 def shared_dir() -> Path | None:
