@@ -24,6 +24,12 @@ class IngestSettings(BaseModel):
     max_decoded_mb: float = Field(
         default=2048.0, description="largest total of decoded PDF streams, in MiB")
     hidden_font_pt: float = Field(default=2.0, description="text below this size is hidden")
+    ocr: Literal["auto", "off", "force"] = Field(
+        default="auto", description="read page images by OCR (extra 'ocr'): 'auto' = pages "
+        "without a usable text layer, decided per page; 'force' = every PDF page; 'off' = never")
+    ocr_max_pages: int = Field(default=100, description="most pages of one document read by OCR")
+    ocr_dpi: int = Field(default=200, description="resolution pages are rendered at for OCR")
+    ocr_threads: int = Field(default=2, description="CPU threads of the OCR engine")
 
 
 class SearchSettings(BaseModel):

@@ -28,6 +28,9 @@ class Line(Frozen):
     box: Box | None = Field(default=None, description="line box; None for text/markdown input")
     kind: LineKind = Field(default="text", description="furniture lines are kept but not in the flow")
     font_size: float | None = Field(default=None, description="dominant font size in points")
+    confidence: float | None = Field(
+        default=None, description="OCR confidence 0..1 of a line read from a page image; "
+                                  "None for text from the PDF's own text layer")
 
 
 class Page(Frozen):
@@ -41,6 +44,10 @@ class Page(Frozen):
         default_factory=list,
         description="headers, footers, page numbers and side stamps removed from the flow",
     )
+    ocr: bool = Field(default=False, description="the lines were read from the page image by OCR")
+    rotation: int = Field(
+        default=0, description="degrees clockwise the rendered page is turned to show its text "
+                               "upright (a page scanned sideways); boxes are in that turned page")
 
     def line(self, n: int) -> Line:
         """Flow line number ``n`` (1-based)."""

@@ -1,0 +1,88 @@
+"""Scanned pages: decide which pages need OCR, turn them upright, and lay out their lines.
+
+A page is read by OCR when its text layer holds no letters, or mostly characters that are
+not text (a font without a Unicode map gives control codes, private-use or replacement
+characters). The page is rendered (its /Rotate applied), turned upright when it was
+scanned sideways or upside down, and the recognised lines become flow lines with boxes in
+PDF points of the upright page, so the rest of the pipeline (reading order, sections,
+references, citations) treats them like born-digital lines.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+import numpy as np
+
+from papermind.i18n.scripts import is_cjk_or_punctuation
+from papermind.ingest import ocr_engine
+from papermind.ingest.layout import FlowLine, LaidOutPage
+from papermind.ingest.normalize import clean_line
+
+_MIN_TEXT_SHARE = 0.5  # below this share of letters/digits/punctuation a text layer is unusable
+_SIZE_PER_HEIGHT = 0.7  # font size (pt) per point of OCR line-box height
+_PROBES = 7  # lines whose direction is classified to tell an upside-down page
+_SPACE = re.compile(r" +")
+
+
+def text_layer_usable(text: str) -> bool:
+    """Whether a page's own text layer is worth reading (else the page is OCR'd)."""
+    chars = [ch for ch in text if not ch.isspace()]
+    if not any(ch.isalpha() for ch in chars):
+        return False
+    readable = sum(unicodedata.category(ch)[0] in "LNPS" and ch != "\ufffd"
+                   and unicodedata.category(ch) != "Co" for ch in chars)
+    return readable >= _MIN_TEXT_SHARE * len(chars)
+
+
+def upright_turn(image: np.ndarray, *, threads: int = 2) -> int:
+    """Degrees clockwise (0, 90, 180, 270) that make the text of ``image`` upright."""
+    boxes = ocr_engine.line_boxes(image, threads=threads)
+    tall = sum(b[3] - b[1] > 2 * (b[2] - b[0]) for b in boxes)
+    wide = sum(b[2] - b[0] > 2 * (b[3] - b[1]) for b in boxes)
+    turn = 90 if tall > wide else 0
+    if turn:
+        image = turned(image, turn)
+        boxes = ocr_engine.line_boxes(image, threads=threads)
+    probes = sorted(boxes, key=lambda b: b[2] - b[0], reverse=True)[:_PROBES]
+    flips = sum(ocr_engine.upside_down(_crop(image, b), threads=threads) for b in probes)
+    return (turn + 180) % 360 if probes and flips * 2 > len(probes) else turn
+
+
+def turned(image: np.ndarray, degrees: int) -> np.ndarray:
+    """``image`` rotated ``degrees`` clockwise (a multiple of 90)."""
+    return np.ascontiguousarray(np.rot90(image, k=-(degrees // 90) % 4))
+
+
+def ocr_page(image: np.ndarray, number: int, scale: float, *, threads: int = 2) -> LaidOutPage:
+    """The flow lines of an upright page image rendered at ``scale`` pixels per point."""
+    height, width = image.shape[:2]
+    page = LaidOutPage(number=number, width=width / scale, height=height / scale, ocr=True)
+    for found in ocr_engine.read_lines(image, threads=threads):
+        text = join_cjk(clean_line(found.text))
+        if not text:
+            continue
+        x0, y0, x1, y1 = (v / scale for v in found.box)
+        box = (max(x0, 0.0), max(y0, 0.0), min(x1, page.width), min(y1, page.height))
+        size = round((box[3] - box[1]) * _SIZE_PER_HEIGHT * 2) / 2
+        page.lines.append(FlowLine(page=number, text=text, box=box, size=size, peak=size,
+                                   confidence=round(found.score, 4)))
+    return page
+
+
+def join_cjk(text: str) -> str:
+    """``text`` without the spaces OCR puts between two Chinese/Japanese characters."""
+    parts = _SPACE.split(text)
+    out = parts[0]
+    for part in parts[1:]:
+        if out and part and is_cjk_or_punctuation(out[-1]) and is_cjk_or_punctuation(part[0]):
+            out += part
+        else:
+            out += " " + part
+    return out
+
+
+def _crop(image: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
+    x0, y0, x1, y1 = (int(round(v)) for v in box)
+    return np.ascontiguousarray(image[max(y0, 0):y1, max(x0, 0):x1])
