@@ -22,6 +22,7 @@ from papermind.ingest.normalize import clean_line
 
 _MIN_TEXT_SHARE = 0.5  # below this share of letters/digits/punctuation a text layer is unusable
 _SIZE_PER_HEIGHT = 0.7  # font size (pt) per point of OCR line-box height
+_BOLD_INK = 1.3  # a bold line's dark-pixel share over the page's median line's
 _PROBES = 7  # lines whose direction is classified to tell an upside-down page
 _SPACE = re.compile(r" +")
 
@@ -59,6 +60,8 @@ def ocr_page(image: np.ndarray, number: int, scale: float, *, threads: int = 2) 
     """The flow lines of an upright page image rendered at ``scale`` pixels per point."""
     height, width = image.shape[:2]
     page = LaidOutPage(number=number, width=width / scale, height=height / scale, ocr=True)
+    gray = image.mean(axis=2) if image.ndim == 3 else image
+    inks: list[float] = []
     for found in ocr_engine.read_lines(image, threads=threads):
         text = join_cjk(clean_line(found.text))
         if not text:
@@ -68,7 +71,37 @@ def ocr_page(image: np.ndarray, number: int, scale: float, *, threads: int = 2) 
         size = round((box[3] - box[1]) * _SIZE_PER_HEIGHT * 2) / 2
         page.lines.append(FlowLine(page=number, text=text, box=box, size=size, peak=size,
                                    confidence=round(found.score, 4)))
+        inks.append(_ink(gray, found.box))
+    _mark_bold(page.lines, inks)
+    _even_sizes(page.lines)
     return page
+
+
+def _even_sizes(lines: list[FlowLine]) -> None:
+    """Sizes within 15% of the page's median become the median: OCR boxes of body lines
+    differ by ascenders and descenders, not by font size."""
+    if not lines:
+        return
+    typical = float(np.median([line.size for line in lines]))
+    for line in lines:
+        if abs(line.size - typical) <= 0.15 * typical:
+            line.size = line.peak = typical
+
+
+def _ink(gray: np.ndarray, box: tuple[float, float, float, float]) -> float:
+    """Share of dark pixels in the line's box: bold type covers more of it."""
+    x0, y0, x1, y1 = (int(round(v)) for v in box)
+    crop = gray[max(y0, 0):y1, max(x0, 0):x1]
+    return float((crop < 128).mean()) if crop.size else 0.0
+
+
+def _mark_bold(lines: list[FlowLine], inks: list[float]) -> None:
+    """Lines whose ink share stands well above the page's typical line are set in bold."""
+    if len(inks) < 3:
+        return
+    typical = float(np.median(inks))
+    for line, ink in zip(lines, inks, strict=True):
+        line.bold = ink > _BOLD_INK * typical
 
 
 def join_cjk(text: str) -> str:
