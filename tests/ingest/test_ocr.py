@@ -30,17 +30,17 @@ def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def scanned(source: Path) -> tuple[Paper, Path]:
+def scanned(source: Path) -> tuple[Paper, Path, Path]:
     """Page 1 upright; page 2 scanned sideways (its image turned 90 degrees clockwise)."""
     if not ocr_engine.available():
         pytest.skip("the 'ocr' extra (rapidocr) is not installed")
     path = scanned_pdf(source, source.with_name("scan.pdf"), sideways={2: 90})
-    return parse_file(path), source
+    return parse_file(path), source, path
 
 
 @needs_ocr
 def test_scanned_pages_read_with_low_character_error_rate(scanned) -> None:
-    paper, source = scanned
+    paper, source, _ = scanned
     for page, expected in zip(paper.pages, text_layer(source), strict=True):
         assert page.ocr
         found = " ".join(line.text for line in page.lines + page.furniture)
@@ -49,7 +49,7 @@ def test_scanned_pages_read_with_low_character_error_rate(scanned) -> None:
 
 @needs_ocr
 def test_every_line_has_a_box_inside_its_page_and_a_confidence(scanned) -> None:
-    paper, _ = scanned
+    paper, _, _ = scanned
     for page in paper.pages:
         assert page.lines
         for line in page.lines:
@@ -61,7 +61,7 @@ def test_every_line_has_a_box_inside_its_page_and_a_confidence(scanned) -> None:
 
 @needs_ocr
 def test_sideways_scan_is_turned_upright(scanned) -> None:
-    paper, _ = scanned
+    paper, _, _ = scanned
     upright, sideways = paper.pages
     assert upright.rotation == 0 and sideways.rotation == 270
     assert (sideways.width, sideways.height) == (upright.width, upright.height)  # portrait
@@ -73,7 +73,7 @@ def test_sideways_scan_is_turned_upright(scanned) -> None:
 
 @needs_ocr
 def test_two_columns_sections_references_and_citations(scanned) -> None:
-    paper, _ = scanned
+    paper, _, _ = scanned
     texts = [line.text for line in paper.pages[0].lines]
     assert texts.index("recogniser reads one at a time [2].") < texts.index("3 Results")
     assert [s.title for s in paper.sections] == [
@@ -84,7 +84,7 @@ def test_two_columns_sections_references_and_citations(scanned) -> None:
 
 @needs_ocr
 def test_a_sentence_is_located_on_ocr_text(scanned) -> None:
-    paper, _ = scanned
+    paper, _, _ = scanned
     evidence = QuoteLocator(paper).locate(SENTENCE)
     assert evidence.anchor is not None and evidence.anchor.page == 1
     assert evidence.anchor.boxes
@@ -151,3 +151,29 @@ def test_chinese_scan_has_no_spaces_between_chinese_characters(tmp_path: Path) -
     assert char_error_rate(text[:len(TITLE)], TITLE) <= 0.1
     joined = next(p.text for p in paper.paragraphs if p.text.startswith("近年来"))
     assert char_error_rate(joined[:60], BODY[:60]) <= 0.1
+
+
+@needs_ocr
+def test_page_image_and_text_layer_of_a_sideways_page_are_upright(scanned) -> None:
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    from papermind.ingest.page_image import render_page_png
+    from papermind.ingest.page_words import page_words
+    from tests.ingest.scan_pdf import page_images
+
+    paper, source, path = scanned
+    page = paper.pages[1]
+    shown = Image.open(io.BytesIO(render_page_png(path, 2, scale=1.0, rotation=page.rotation)))
+    assert shown.size == (round(page.width), round(page.height))
+    printed = page_images(source, dpi=72)[1].resize(shown.size)
+    difference = np.abs(np.asarray(shown.convert("L"), float) - np.asarray(printed.convert("L"), float))
+    assert difference.mean() < 8  # the same page, upright (sideways it differs everywhere)
+    words = page_words(path, paper.pages)[1].words
+    assert [w.text for w in words][:1] == ["References"]
+    boxes = {line.n: line.box for line in page.lines}
+    for word in words:
+        box = boxes[word.line]
+        assert box is not None and box.x0 - 0.5 <= word.box.x0 < word.box.x1 <= box.x1 + 0.5

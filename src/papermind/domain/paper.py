@@ -223,6 +223,11 @@ class Paper(Frozen):
         """Page ``number`` (1-based)."""
         return self.pages[number - 1]
 
+    @property
+    def ocr_pages(self) -> list[int]:
+        """Numbers of the pages whose lines were read by OCR."""
+        return [page.number for page in self.pages if page.ocr]
+
     def lines(self) -> Iterator[Line]:
         """All flow lines in reading order."""
         for page in self.pages:

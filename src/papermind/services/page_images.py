@@ -40,10 +40,16 @@ class PageImages:
         with pdfium_lock():  # one render per page: later requests find the file
             if cached is not None and cached.is_file():
                 return cached.read_bytes()
-            png = render_page_png(self.papers.file_path(full_id), number, scale=scale)
+            png = render_page_png(self.papers.file_path(full_id), number, scale=scale,
+                                  rotation=self._rotation(full_id, number))
             if cached is not None:
                 _write_atomically(cached, png)
         return png
+
+    def _rotation(self, paper_id: str, number: int) -> int:
+        """How far the page is turned to show it upright (a page scanned sideways)."""
+        pages = self.papers.get(paper_id).pages
+        return pages[number - 1].rotation if 1 <= number <= len(pages) else 0
 
     def forget(self, paper_id: str) -> None:
         """Drop the cached images of a removed paper."""
