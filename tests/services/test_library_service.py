@@ -216,3 +216,17 @@ def test_add_bytes_like_an_upload(repo: PaperRepository) -> None:
     too_big = service.add_bytes(b"x" * 101, "big.txt")
     assert too_big.status == "failed" and "too large" in too_big.reason
     assert repo.count() == 1
+
+
+def test_ocr_progress_of_a_file_reaches_the_add_hook(repo: PaperRepository, tmp_path: Path) -> None:
+    def scanning_parser(data: bytes, name: str, on_page=None) -> Paper:
+        for done in (1, 2):
+            if on_page is not None:
+                on_page(done, 2)
+        return parse_text(data, name)
+
+    seen: list[tuple[str, int, int]] = []
+    LibraryService(repo, FileParser(scanning_parser)).add(
+        [write(tmp_path / "scan.txt", "A scan")],
+        on_event=lambda e: seen.append((e.stage, e.done, e.total)))
+    assert [s for s in seen if s[0] == "ocr"] == [("ocr", 1, 2), ("ocr", 2, 2)]

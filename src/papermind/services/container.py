@@ -23,7 +23,7 @@ from papermind.services.library import FileParser, Indexer, LibraryService
 from papermind.services.page_images import PageImages
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterator, Sequence
+    from collections.abc import AsyncIterator, Callable, Sequence
     from types import TracebackType
 
     from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -236,10 +236,11 @@ class Container:
         return JobService(self.job_store, runners or workflow_runners(self, gateway=gateway),
                           workers=self.settings.api.workers, queue=queue)
 
-    def _parse_bytes(self, data: bytes, name: str) -> Paper:
+    def _parse_bytes(self, data: bytes, name: str,
+                     on_page: Callable[[int, int], None] | None = None) -> Paper:
         from papermind.ingest import parse_bytes  # ~0.5 s of imports that list/show never need
 
-        return parse_bytes(data, name, settings=self.settings.ingest)
+        return parse_bytes(data, name, settings=self.settings.ingest, on_page=on_page)
 
     async def close_loop_pools(self) -> None:
         """Close the connection pools the running event loop holds for the model gateway
