@@ -177,3 +177,24 @@ def test_page_image_and_text_layer_of_a_sideways_page_are_upright(scanned) -> No
     for word in words:
         box = boxes[word.line]
         assert box is not None and box.x0 - 0.5 <= word.box.x0 < word.box.x1 <= box.x1 + 0.5
+
+
+@needs_ocr
+def test_engine_loads_and_reads_with_the_network_blocked(monkeypatch: pytest.MonkeyPatch) -> None:
+    import socket
+
+    import numpy as np
+    from PIL import Image, ImageDraw, ImageFont
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the OCR engine tried to reach the network")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    monkeypatch.setattr(ocr_engine, "_ENGINES", {})  # a fresh engine loads its models here
+    image = Image.new("RGB", (900, 120), "white")
+    font = ImageFont.truetype("DejaVuSans.ttf", 40) if Path(
+        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf").is_file() else ImageFont.load_default(40)
+    ImageDraw.Draw(image).text((30, 30), "Offline reading works", fill="black", font=font)
+    lines = ocr_engine.read_lines(np.asarray(image), threads=1)
+    assert [line.text for line in lines] == ["Offline reading works"]
