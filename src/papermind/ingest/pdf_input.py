@@ -6,10 +6,10 @@ import pypdfium2 as pdfium
 
 from papermind.config import IngestSettings
 from papermind.errors import IngestError
+from papermind.ingest import ocr_engine
 from papermind.ingest.furniture import split_furniture
 from papermind.ingest.hidden_text import find_hidden, hidden_char_indices
 from papermind.ingest.layout import LaidOutPage, RawFinding
-from papermind.ingest import ocr_engine
 from papermind.ingest.ocr import text_layer_usable
 from papermind.ingest.pdf_layout import PageChars, page_lines
 from papermind.ingest.pdf_scans import PageProgress, ocr_refusal, read_scanned
