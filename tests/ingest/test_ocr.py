@@ -198,3 +198,23 @@ def test_engine_loads_and_reads_with_the_network_blocked(monkeypatch: pytest.Mon
     ImageDraw.Draw(image).text((30, 30), "Offline reading works", fill="black", font=font)
     lines = ocr_engine.read_lines(np.asarray(image), threads=1)
     assert [line.text for line in lines] == ["Offline reading works"]
+
+
+@needs_ocr
+def test_a_scan_under_a_stamped_text_line_is_still_read(tmp_path: Path) -> None:
+    from reportlab.lib.pagesizes import letter
+    from reportlab.lib.utils import ImageReader
+    from reportlab.pdfgen import canvas
+
+    from tests.ingest.scan_pdf import page_images
+
+    source = two_column_paper_pdf(tmp_path / "one.pdf", references=False)
+    path = tmp_path / "stamped.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.drawImage(ImageReader(page_images(source)[0]), 0, 0, width=612, height=792)
+    c.setFont("Helvetica", 7)  # a library's download stamp: real text, but not the page's
+    c.drawString(20, 12, "Downloaded from the archive on 1 March 2026")
+    c.showPage()
+    c.save()
+    page = parse_file(path).pages[0]
+    assert page.ocr and "1 Introduction" in [line.text for line in page.lines]

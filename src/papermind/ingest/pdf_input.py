@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
 
 from papermind.config import IngestSettings
 from papermind.errors import IngestError
@@ -16,6 +17,9 @@ from papermind.ingest.pdf_scans import PageProgress, ocr_refusal, read_scanned
 from papermind.ingest.pdf_streams import check_stream_sizes
 from papermind.ingest.pdfium_guard import pdfium_lock
 from papermind.ingest.reading_order import mark_block_starts, order_lines
+
+_STAMP_CHARS = 200  # a text layer this short over a page-sized image is a stamp on a scan
+_SCAN_SHARE = 0.6  # an image covering this share of the page makes it a scan
 
 
 def _open(data: bytes, name: str) -> pdfium.PdfDocument:
@@ -52,7 +56,8 @@ def _layout_page(doc: pdfium.PdfDocument, index: int, settings: IngestSettings
                                                settings.hidden_font_pt)
         hidden = hidden_char_indices(textpage.raw, chars.count, hidden_objects) if hidden_objects else set()
         lines = page_lines(chars, index + 1, width, hidden)
-        usable = chars.count > 0 and text_layer_usable(chars.text())
+        usable = text_layer_usable(chars.text()) and not (
+            chars.count < _STAMP_CHARS and _mostly_image(page, bbox))
         textpage.close()
     finally:
         page.close()
@@ -64,6 +69,16 @@ def _layout_page(doc: pdfium.PdfDocument, index: int, settings: IngestSettings
         for line in laid.lines:
             line.kind = "text"
     return laid, findings, usable
+
+
+def _mostly_image(page: pdfium.PdfPage, bbox: tuple[float, float, float, float]) -> bool:
+    """Whether one image covers most of the page (a scan, perhaps under a stamped line)."""
+    area = max((bbox[2] - bbox[0]) * (bbox[3] - bbox[1]), 1.0)
+    for image in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=2):
+        x0, y0, x1, y1 = image.get_bounds()
+        if (x1 - x0) * (y1 - y0) >= _SCAN_SHARE * area:
+            return True
+    return False
 
 
 def _read(data: bytes, name: str, settings: IngestSettings
