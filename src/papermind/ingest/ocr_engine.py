@@ -66,8 +66,29 @@ def _engine(threads: int) -> Any:
                 "EngineConfig.onnxruntime.intra_op_num_threads": threads,
                 "EngineConfig.onnxruntime.inter_op_num_threads": 1,
             })
-            _ENGINES[threads] = RapidOCR(params=params)
+            engine = RapidOCR(params=params)
+            _without_spinning(engine, paths, threads)
+            _ENGINES[threads] = engine
         return _ENGINES[threads]
+
+
+def _without_spinning(engine: Any, paths: dict[str, Path], threads: int) -> None:
+    """Give detection and recognition onnxruntime sessions whose idle threads sleep instead
+    of spinning: on 2 shared cores that costs the same page 9.5 instead of 14.9 CPU seconds
+    (and 10.8 on one thread). RapidOCR takes no session options, so its sessions are swapped."""
+    import onnxruntime as ort
+
+    for stage, load in (("Det", engine._load_det_model), ("Rec", engine._load_rec_model)):
+        holder = getattr(load(), "session", None)
+        if holder is None or not hasattr(holder, "session"):
+            continue  # another RapidOCR layout: keep its own session
+        options = ort.SessionOptions()
+        options.intra_op_num_threads, options.inter_op_num_threads = threads, 1
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        options.log_severity_level = 4
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        holder.session = ort.InferenceSession(str(paths[stage]), sess_options=options,
+                                              providers=["CPUExecutionProvider"])
 
 
 def read_lines(image: np.ndarray, *, threads: int = 2) -> list[OcrLine]:
