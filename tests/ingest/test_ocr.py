@@ -218,3 +218,25 @@ def test_a_scan_under_a_stamped_text_line_is_still_read(tmp_path: Path) -> None:
     c.save()
     page = parse_file(path).pages[0]
     assert page.ocr and "1 Introduction" in [line.text for line in page.lines]
+
+
+@needs_ocr
+def test_upside_down_and_sideways_images_are_turned_back(tmp_path: Path) -> None:
+    import numpy as np
+
+    from papermind.ingest.ocr import turned, upright_turn
+    from tests.ingest.scan_pdf import page_images
+
+    source = two_column_paper_pdf(tmp_path / "one.pdf", references=False)
+    image = np.asarray(page_images(source, dpi=100)[0])
+    for degrees in (0, 90, 180, 270):
+        assert (upright_turn(turned(image, degrees)) + degrees) % 360 == 0, degrees
+
+
+@needs_ocr
+def test_force_reads_a_born_digital_page_by_ocr(tmp_path: Path) -> None:
+    source = two_column_paper_pdf(tmp_path / "one.pdf", references=False)
+    born, forced = parse_file(source), parse_file(source, settings=IngestSettings(ocr="force"))
+    assert not born.pages[0].ocr and forced.pages[0].ocr
+    assert char_error_rate(" ".join(ln.text for ln in forced.pages[0].lines),
+                           " ".join(ln.text for ln in born.pages[0].lines)) <= 0.02
