@@ -25,6 +25,7 @@ _SIZE_PER_HEIGHT = 0.7  # font size (pt) per point of OCR line-box height
 _BOLD_INK = 1.3  # a bold line's dark-pixel share over the page's median line's
 _PROBES = 7  # lines whose direction is classified to tell an upside-down page
 _SPACE = re.compile(r" +")
+_GLUED_NUMBER = re.compile(r"^(\d{1,2}(?:\.\d{1,2})*\.?)(?=[A-Z][a-z])")  # '4Conclusion'
 
 
 def text_layer_usable(text: str) -> bool:
@@ -63,7 +64,7 @@ def ocr_page(image: np.ndarray, number: int, scale: float, *, threads: int = 2) 
     gray = image.mean(axis=2) if image.ndim == 3 else image
     inks: list[float] = []
     for found in ocr_engine.read_lines(image, threads=threads):
-        text = join_cjk(clean_line(found.text))
+        text = _GLUED_NUMBER.sub(r"\1 ", join_cjk(clean_line(found.text)))
         if not text:
             continue
         x0, y0, x1, y1 = (v / scale for v in found.box)
