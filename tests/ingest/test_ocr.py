@@ -240,3 +240,23 @@ def test_force_reads_a_born_digital_page_by_ocr(tmp_path: Path) -> None:
     assert not born.pages[0].ocr and forced.pages[0].ocr
     assert char_error_rate(" ".join(ln.text for ln in forced.pages[0].lines),
                            " ".join(ln.text for ln in born.pages[0].lines)) <= 0.02
+
+
+def test_ocr_lines_become_flow_lines_in_points(monkeypatch: pytest.MonkeyPatch) -> None:
+    import numpy as np
+
+    from papermind.ingest.ocr import ocr_page, text_layer_usable
+
+    found = [ocr_engine.OcrLine("4Conclusion", 0.91, (100, 50, 400, 90)),
+             ocr_engine.OcrLine("基于 注意力 机制 的 方法 in 2 steps", 0.8, (100, 100, 900, 140)),
+             ocr_engine.OcrLine("past the edge", 0.7, (1500, 200, 1800, 240))]
+    monkeypatch.setattr(ocr_engine, "read_lines", lambda image, threads=2: found)
+    page = ocr_page(np.full((2200, 1700, 3), 255, np.uint8), 3, 200 / 72)
+    assert page.ocr and (round(page.width), round(page.height)) == (612, 792)
+    assert [ln.text for ln in page.lines] == ["4 Conclusion", "基于注意力机制的方法 in 2 steps",
+                                              "past the edge"]
+    assert page.lines[0].box == pytest.approx((36.0, 18.0, 144.0, 32.4))
+    assert page.lines[2].box is not None and page.lines[2].box[2] <= page.width
+    assert [ln.confidence for ln in page.lines] == [0.91, 0.8, 0.7]
+    assert not text_layer_usable("") and not text_layer_usable("\ue000\ue001\ue002 a")
+    assert text_layer_usable("A text layer with words.")
