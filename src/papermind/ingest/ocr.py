@@ -47,9 +47,20 @@ def upright_turn(image: np.ndarray, *, threads: int = 2) -> int:
     if turn:
         image = turned(image, turn)
         boxes = ocr_engine.line_boxes(image, threads=threads)
-    probes = sorted(boxes, key=lambda b: b[2] - b[0], reverse=True)[:_PROBES]
-    flips = sum(ocr_engine.upside_down(_crop(image, b), threads=threads) for b in probes)
-    return (turn + 180) % 360 if probes and flips * 2 > len(probes) else turn
+    probes = [_crop(image, b) for b in
+              sorted(boxes, key=lambda b: b[2] - b[0], reverse=True)[:_PROBES]]
+    flips = sum(ocr_engine.upside_down(crop, threads=threads) for crop in probes)
+    if not probes or flips * 2 <= len(probes) or not _reads_better_turned(probes, threads):
+        return turn
+    return (turn + 180) % 360
+
+
+def _reads_better_turned(crops: list[np.ndarray], threads: int) -> bool:
+    """Whether the recogniser is surer of these lines upside down: the direction classifier
+    alone turned a Chinese journal page over, so its verdict is checked before it is used."""
+    as_is = sum(ocr_engine.line_score(c, threads=threads) for c in crops)
+    over = sum(ocr_engine.line_score(turned(c, 180), threads=threads) for c in crops)
+    return over > as_is
 
 
 def turned(image: np.ndarray, degrees: int) -> np.ndarray:

@@ -117,6 +117,13 @@ def upside_down(crop: np.ndarray, *, threads: int = 2) -> bool:
     return bool(labels) and str(labels[0][0]) == "180"
 
 
+def line_score(crop: np.ndarray, *, threads: int = 2) -> float:
+    """Recognition confidence of the text line in ``crop`` read as it is (0 when unread)."""
+    result = _run(crop, threads, det=False, cls=False, rec=True)
+    scores = getattr(result, "scores", None)
+    return float(scores[0]) if scores else 0.0
+
+
 def _run(image: np.ndarray, threads: int, *, det: bool, cls: bool, rec: bool) -> Any:
     engine = _engine(threads)
     with _RUN_LOCK:  # the engine keeps the stage switches as state between calls
