@@ -31,7 +31,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-DATA = Path(os.environ.get("PAPERMIND_SHARED_DATA") or ROOT.parent / "shared" / "data") / "pdfs"
+from tests.support.shared_data import SHARED_DATA  # noqa: E402 - after the path insert
+
+DATA = SHARED_DATA / "pdfs"
 PAPERS = [("science_parse/P07-1088.pdf", "eng"),  # ACL 2007, two columns
           ("science_parse/agarwal11.pdf", "eng"),  # JMLR-style, one column, math
           ("generated_with_latex/gan_diffusion/gan_diffusion.pdf", "eng"),  # ICLR style

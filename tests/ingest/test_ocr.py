@@ -260,3 +260,23 @@ def test_ocr_lines_become_flow_lines_in_points(monkeypatch: pytest.MonkeyPatch) 
     assert [ln.confidence for ln in page.lines] == [0.91, 0.8, 0.7]
     assert not text_layer_usable("") and not text_layer_usable("\ue000\ue001\ue002 a")
     assert text_layer_usable("A text layer with words.")
+
+
+@needs_ocr
+def test_a_real_chinese_journal_page_stays_upright(tmp_path: Path) -> None:
+    import pypdfium2 as pdfium
+
+    from tests.support.shared_data import SHARED_DATA
+
+    journal = SHARED_DATA / "pdfs" / "zh" / "cjc_jisuanji_xuebao_sample.pdf"
+    if not journal.is_file():
+        pytest.skip(f"shared data not found at {SHARED_DATA}")
+    document, first = pdfium.PdfDocument(str(journal)), pdfium.PdfDocument.new()
+    first.import_pages(document, pages=[0])
+    first.save(str(tmp_path / "first.pdf"))
+    first.close()
+    document.close()
+    page = parse_file(scanned_pdf(tmp_path / "first.pdf", tmp_path / "scan.pdf")).pages[0]
+    assert page.rotation == 0  # the direction classifier alone turned it over
+    found = " ".join(line.text for line in page.furniture + page.lines)
+    assert char_error_rate(found, text_layer(tmp_path / "first.pdf")[0]) <= 0.15
