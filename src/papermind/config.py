@@ -29,14 +29,25 @@ class IngestSettings(BaseModel):
         "below, so a hostile file is refused instead of crashing or exhausting this process "
         "(off: in-process, for debugging only)")
     worker_memory_mb: int = Field(
-        default=1024, description="address-space limit of the parsing worker process, in MiB "
-        "(RLIMIT_AS; real papers peak at 200-260 MiB of it); a file that needs more is refused")
+        default=2048, description="address-space limit of the parsing worker process, in MiB "
+        "(RLIMIT_AS; real papers peak at 200-260 MiB of it, a page read by OCR at about "
+        "1.5 GiB with the OCR engine's models); a file that needs more is refused")
     worker_cpu_s: int = Field(
         default=120, description="CPU seconds one parse or page render may use in the worker "
-        "(RLIMIT_CPU); past it the worker is killed and the file refused")
+        "(RLIMIT_CPU), plus ocr_page_cpu_s for each page read by OCR; past it the worker is "
+        "killed and the file refused")
     worker_timeout_s: float = Field(
-        default=300.0, description="wall-clock seconds one parse or page render may take; past "
-        "it the worker is killed and the file refused")
+        default=300.0, description="wall-clock seconds one parse or page render may take "
+        "without a sign of progress (each page read by OCR is one); past it the worker is "
+        "killed and the file refused")
+    ocr: Literal["auto", "off", "force"] = Field(
+        default="auto", description="read page images by OCR (extra 'ocr'): 'auto' = pages "
+        "without a usable text layer, decided per page; 'force' = every PDF page; 'off' = never")
+    ocr_max_pages: int = Field(default=100, description="most pages of one document read by OCR")
+    ocr_dpi: int = Field(default=200, description="resolution pages are rendered at for OCR")
+    ocr_threads: int = Field(default=2, description="CPU threads of the OCR engine")
+    ocr_page_cpu_s: int = Field(default=60, description="CPU seconds the parsing worker gets "
+                                "for each page it reads by OCR, on top of worker_cpu_s")
 
 
 class SearchSettings(BaseModel):

@@ -101,3 +101,14 @@ def test_list_lines_up_wide_characters_and_wraps_long_titles(
     assert len(lines) > 4  # the Chinese title wrapped inside its column
     titles = "".join(line.split(" │ ")[1].strip() for line in lines[2:])
     assert "基于注意力机制的中文文本分类模型研究与实现以及在新闻数据上的评测" in titles
+
+
+def test_ocr_pages_get_a_plain_line_each() -> None:
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=False, width=100)
+    with add_progress(console) as hook:
+        hook(AddEvent("start", 0, 2))
+        hook(AddEvent("parsing", 0, 2, "/in/scan.pdf"))
+        hook(AddEvent("ocr", 1, 10, "/in/scan.pdf"))
+        hook(AddEvent("ocr", 2, 10, "/in/scan.pdf"))
+    assert out.getvalue().splitlines() == ["scan.pdf: OCR page 1/10", "scan.pdf: OCR page 2/10"]

@@ -229,3 +229,17 @@ def test_a_fifo_or_device_is_refused_without_reading_it(repo: PaperRepository,
         service.parse(Path("/dev/zero"))
     [result] = service.add([tmp_path / "pipe.pdf"])
     assert result.status == "failed" and "named pipe" in result.reason
+
+
+def test_ocr_progress_of_a_file_reaches_the_add_hook(repo: PaperRepository, tmp_path: Path) -> None:
+    def scanning_parser(data: bytes, name: str, on_page=None) -> Paper:
+        for done in (1, 2):
+            if on_page is not None:
+                on_page(done, 2)
+        return parse_text(data, name)
+
+    seen: list[tuple[str, int, int]] = []
+    LibraryService(repo, FileParser(scanning_parser)).add(
+        [write(tmp_path / "scan.txt", "A scan")],
+        on_event=lambda e: seen.append((e.stage, e.done, e.total)))
+    assert [s for s in seen if s[0] == "ocr"] == [("ocr", 1, 2), ("ocr", 2, 2)]

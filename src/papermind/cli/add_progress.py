@@ -37,6 +37,11 @@ def file_line(done: int, total: int, result: AddResult) -> str:
     return f"{head}{timing}{stage} - {result.title or '(untitled)'}"
 
 
+def ocr_line(event: AddEvent) -> str:
+    """``paper.pdf: OCR page 3/10`` (scanned pages read so far)."""
+    return f"{Path(event.path).name}: OCR page {event.done}/{event.total}"
+
+
 def embed_line(done: int, total: int, elapsed: float) -> str:
     rate = done / elapsed if elapsed > 0 else 0.0
     eta = (total - done) / rate if rate > 0 else 0.0
@@ -57,7 +62,9 @@ class _Plain:
         self.indexing = 0.0
 
     def __call__(self, event: AddEvent) -> None:
-        if event.stage == "file" and event.result is not None:
+        if event.stage == "ocr":
+            self.console.print(ocr_line(event), markup=False, highlight=False)
+        elif event.stage == "file" and event.result is not None:
             self.console.print(file_line(event.done, event.total, event.result),
                                markup=False, highlight=False, soft_wrap=True)
         elif event.stage == "embedding":
@@ -108,6 +115,8 @@ class _Bar:
         assert self.task is not None
         if event.stage == "parsing":
             self.bar.update(self.task, description=escape(Path(event.path).name))
+        elif event.stage == "ocr":
+            self.bar.update(self.task, description=escape(ocr_line(event)))
         elif event.stage == "file" and event.result is not None:
             self.bar.console.print(escape(file_line(event.done, event.total, event.result)),
                                    highlight=False, soft_wrap=True)

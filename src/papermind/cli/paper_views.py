@@ -26,11 +26,31 @@ def paper_json(paper: Paper) -> dict[str, Any]:
     return paper.model_dump(mode="json")
 
 
+def ocr_note(paper: Paper) -> str:
+    """``pages 1, 3 read by OCR (mean line confidence 0.97)``."""
+    scores = [line.confidence for n in paper.ocr_pages for line in paper.page(n).lines
+              if line.confidence is not None]
+    mean = f" (mean line confidence {sum(scores) / len(scores):.2f})" if scores else ""
+    return f"pages {page_list(paper.ocr_pages)} read by OCR{mean}"
+
+
+def page_list(numbers: list[int]) -> str:
+    """``1-3, 7`` for [1, 2, 3, 7]."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
+
+
 def stored_json(stored: StoredPaper, dense: DenseCoverage | None = None) -> dict[str, Any]:
     """A stored paper: the parsed paper plus where and when the library keeps it, and how
     far dense search covers it."""
     record = stored.record
-    return {**paper_json(stored.paper), "file": str(record.file),
+    return {**paper_json(stored.paper), "ocr_pages": stored.paper.ocr_pages,
+            "file": str(record.file),
             "size_bytes": record.size_bytes, "added_at": record.added_at.isoformat(),
             **({"dense": dense.to_dict()} if dense is not None else {})}
 
@@ -110,6 +130,8 @@ def print_paper(console: Console, paper: Paper, record: PaperRecord | None = Non
               (len(paper.equations), "equation"), (len(paper.captions), "caption")]
     console.print(" · ".join([paper.source_type, *(_count(n, word) for n, word in counts)])
                   + (f" · year {paper.year}" if paper.year else ""))
+    if paper.ocr_pages:
+        console.print(f"[dim]OCR[/]   {ocr_note(paper)}")
     if paper.abstract:
         abstract = paper.abstract if len(paper.abstract) <= 600 else paper.abstract[:597] + "..."
         console.print(f"\n[bold]Abstract[/] {escape(abstract)}")

@@ -29,6 +29,9 @@ class Line(Frozen):
     box: Box | None = Field(default=None, description="line box; None for text/markdown input")
     kind: LineKind = Field(default="text", description="furniture lines are kept but not in the flow")
     font_size: float | None = Field(default=None, description="dominant font size in points")
+    confidence: float | None = Field(
+        default=None, description="OCR confidence 0..1 of a line read from a page image; "
+                                  "None for text from the PDF's own text layer")
 
 
 class Page(Frozen):
@@ -42,6 +45,10 @@ class Page(Frozen):
         default_factory=list,
         description="headers, footers, page numbers and side stamps removed from the flow",
     )
+    ocr: bool = Field(default=False, description="the lines were read from the page image by OCR")
+    rotation: int = Field(
+        default=0, description="degrees clockwise the rendered page is turned to show its text "
+                               "upright (a page scanned sideways); boxes are in that turned page")
 
     def line(self, n: int) -> Line:
         """Flow line number ``n`` (1-based)."""
@@ -219,6 +226,11 @@ class Paper(Frozen):
     def page(self, number: int) -> Page:
         """Page ``number`` (1-based)."""
         return self.pages[number - 1]
+
+    @property
+    def ocr_pages(self) -> list[int]:
+        """Numbers of the pages whose lines were read by OCR."""
+        return [page.number for page in self.pages if page.ocr]
 
     def lines(self) -> Iterator[Line]:
         """All flow lines in reading order."""

@@ -54,7 +54,8 @@ def _box(line: FlowLine) -> Box | None:
 
 def _domain_line(line: FlowLine, kind: LineKind = "text") -> Line:
     return Line(page=line.page, n=line.n, text=line.text, box=_box(line), kind=kind,
-                font_size=round(line.size, 2) if line.size else None)
+                font_size=round(line.size, 2) if line.size else None,
+                confidence=line.confidence)
 
 
 def _pages(pages: Sequence[LaidOutPage]) -> list[Page]:
@@ -65,7 +66,8 @@ def _pages(pages: Sequence[LaidOutPage]) -> list[Page]:
         furniture = [_domain_line(f, f.kind if f.kind != "text" else "header")  # type: ignore[arg-type]
                      for f in page.furniture]
         out.append(Page(number=page.number, width=round(page.width, 2), height=round(page.height, 2),
-                        lines=[_domain_line(ln) for ln in page.lines], furniture=furniture))
+                        lines=[_domain_line(ln) for ln in page.lines], furniture=furniture,
+                        ocr=page.ocr, rotation=page.turn))
     return out
 
 

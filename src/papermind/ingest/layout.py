@@ -26,6 +26,7 @@ class FlowLine:
     heading_level: int = 0  # explicit markup level (Markdown '#'), 0 = none
     # runs of text parted by gaps wider than ~1 em (table cells); empty when there is one run
     pieces: list[tuple[str, Rect]] = field(default_factory=list)
+    confidence: float | None = None  # OCR confidence (0..1); None for a text layer's line
 
     @property
     def height(self) -> float:
@@ -42,6 +43,8 @@ class LaidOutPage:
     lines: list[FlowLine] = field(default_factory=list)
     furniture: list[FlowLine] = field(default_factory=list)
     rotated: bool = False  # all text runs at an angle (landscape table page): stream order kept
+    ocr: bool = False  # lines recognised from the page image
+    turn: int = 0  # degrees clockwise the rendered page was turned to make its text upright
 
 
 @dataclass(slots=True)

@@ -15,12 +15,15 @@ MAX_PIXELS = 40_000_000
 
 
 def render_page_png(path: Path, page_number: int, *, scale: float = 1.5,
-                    max_pixels: int = MAX_PIXELS) -> bytes:
-    """PNG bytes of ``page_number`` (1-based) at ``scale`` x 72 dpi.
+                    max_pixels: int = MAX_PIXELS, rotation: int = 0) -> bytes:
+    """PNG bytes of ``page_number`` (1-based) at ``scale`` x 72 dpi, turned ``rotation``
+    degrees clockwise (``Page.rotation``: a page scanned sideways shown upright).
 
     Boxes in the paper model are PDF points with a top-left origin, so a box maps onto
     this image by multiplying every coordinate by ``scale``.
     """
+    if rotation not in (0, 90, 180, 270):
+        raise InputError("rotation must be 0, 90, 180 or 270")
     if not 0.25 <= scale <= 4.0:
         raise InputError("scale must be between 0.25 and 4")
     with pdfium_lock():
@@ -29,13 +32,13 @@ def render_page_png(path: Path, page_number: int, *, scale: float = 1.5,
         except pdfium.PdfiumError:
             raise InputError("the stored PDF cannot be opened") from None
         try:
-            return _render(document, page_number, scale, max_pixels)
+            return _render(document, page_number, scale, max_pixels, rotation)
         finally:
             document.close()
 
 
 def _render(document: pdfium.PdfDocument, page_number: int, scale: float,
-            max_pixels: int) -> bytes:
+            max_pixels: int, rotation: int) -> bytes:
     if not 1 <= page_number <= len(document):
         raise NotFoundError(f"page {page_number} does not exist (the paper has "
                             f"{len(document)} pages)")
@@ -48,7 +51,7 @@ def _render(document: pdfium.PdfDocument, page_number: int, scale: float,
         if width * height * scale * scale > max_pixels:
             raise InputError(f"page {page_number} is too large to render at scale {scale:g}",
                              hint="try a smaller scale")
-        bitmap = page.render(scale=scale)
+        bitmap = page.render(scale=scale, rotation=rotation)
         try:
             image = bitmap.to_pil()
             buffer = io.BytesIO()

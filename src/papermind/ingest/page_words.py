@@ -48,7 +48,7 @@ def page_words(path: Path, pages: Sequence[Page]) -> list[PageWords]:
 
 def _words_of(document: pdfium.PdfDocument, page: Page) -> PageWords:
     chars: list[Char] = []
-    if 1 <= page.number <= len(document) and page.lines:
+    if 1 <= page.number <= len(document) and page.lines and not page.ocr:  # OCR: no chars
         chars = _page_chars(document, page.number)
     owned = _assign(chars, [ln for ln in page.lines if ln.box is not None])
     words = [w for line in page.lines if line.box is not None

@@ -11,6 +11,7 @@ from papermind.errors import IngestError
 from papermind.ingest.assemble import build_paper
 from papermind.ingest.detect import decode_text, detect_kind
 from papermind.ingest.pdf_input import pdf_pages
+from papermind.ingest.pdf_scans import PageProgress
 from papermind.ingest.text_input import text_pages
 
 
@@ -31,15 +32,17 @@ def parse_file(path: Path, *, settings: IngestSettings | None = None) -> Paper:
     return parse_bytes(data, path.name, settings=settings)
 
 
-def parse_bytes(data: bytes, name: str, *, settings: IngestSettings | None = None) -> Paper:
-    """Parse an in-memory document; ``name`` is only used for messages and the .md hint."""
+def parse_bytes(data: bytes, name: str, *, settings: IngestSettings | None = None,
+                on_page: PageProgress | None = None) -> Paper:
+    """Parse an in-memory document; ``name`` is only used for messages and the .md hint.
+    ``on_page(done, total)`` hears each page read by OCR."""
     settings = settings or IngestSettings()
     if len(data) > settings.max_file_mb * 1024 * 1024:
         raise _too_large(name, len(data), settings)
     kind = detect_kind(data, name)
     paper_id = hashlib.sha256(data).hexdigest()
     if kind == "pdf":
-        pages, findings, warnings = pdf_pages(data, name, settings)
+        pages, findings, warnings = pdf_pages(data, name, settings, on_page)
         return _with_text(build_paper(pages, findings, paper_id=paper_id, source_name=name,
                                       source_type="pdf", warnings=warnings))
     text = decode_text(data, name)

@@ -3,16 +3,23 @@
 from __future__ import annotations
 
 import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
 
 from papermind.config import IngestSettings
 from papermind.errors import IngestError
+from papermind.ingest import ocr_engine
 from papermind.ingest.furniture import split_furniture
 from papermind.ingest.hidden_text import find_hidden, hidden_char_indices
 from papermind.ingest.layout import LaidOutPage, RawFinding
+from papermind.ingest.ocr import text_layer_usable
 from papermind.ingest.pdf_layout import PageChars, page_lines
+from papermind.ingest.pdf_scans import PageProgress, ocr_refusal, read_scanned
 from papermind.ingest.pdf_streams import check_stream_sizes
 from papermind.ingest.pdfium_guard import pdfium_lock
 from papermind.ingest.reading_order import mark_block_starts, order_lines
+
+_STAMP_CHARS = 200  # a text layer this short over a page-sized image is a stamp on a scan
+_SCAN_SHARE = 0.6  # an image covering this share of the page makes it a scan
 
 
 def _open(data: bytes, name: str) -> pdfium.PdfDocument:
@@ -32,7 +39,9 @@ def _open(data: bytes, name: str) -> pdfium.PdfDocument:
 
 
 def _layout_page(doc: pdfium.PdfDocument, index: int, settings: IngestSettings
-                 ) -> tuple[LaidOutPage, list[RawFinding], int]:
+                 ) -> tuple[LaidOutPage, list[RawFinding], bool]:
+    """The page laid out from its text layer, its hidden-text findings, and whether that
+    text layer is usable (else the page is a scan to read by OCR)."""
     try:
         page = doc[index]
     except pdfium.PdfiumError:
@@ -47,7 +56,8 @@ def _layout_page(doc: pdfium.PdfDocument, index: int, settings: IngestSettings
                                                settings.hidden_font_pt)
         hidden = hidden_char_indices(textpage.raw, chars.count, hidden_objects) if hidden_objects else set()
         lines = page_lines(chars, index + 1, width, hidden)
-        count = chars.count
+        usable = text_layer_usable(chars.text()) and not (
+            chars.count < _STAMP_CHARS and _mostly_image(page, bbox))
         textpage.close()
     finally:
         page.close()
@@ -58,11 +68,22 @@ def _layout_page(doc: pdfium.PdfDocument, index: int, settings: IngestSettings
         laid.lines, laid.furniture, laid.rotated = lines, [], True  # a landscape page
         for line in laid.lines:
             line.kind = "text"
-    return laid, findings, count
+    return laid, findings, usable
+
+
+def _mostly_image(page: pdfium.PdfPage, bbox: tuple[float, float, float, float]) -> bool:
+    """Whether one image covers most of the page (a scan, perhaps under a stamped line)."""
+    area = max((bbox[2] - bbox[0]) * (bbox[3] - bbox[1]), 1.0)
+    for image in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=2):
+        x0, y0, x1, y1 = image.get_bounds()
+        if (x1 - x0) * (y1 - y0) >= _SCAN_SHARE * area:
+            return True
+    return False
 
 
 def _read(data: bytes, name: str, settings: IngestSettings
-          ) -> tuple[list[LaidOutPage], list[RawFinding]]:
+          ) -> tuple[list[LaidOutPage], list[RawFinding], list[int]]:
+    """Pages laid out from their text layers, findings, and the indices of scanned pages."""
     doc = _open(data, name)
     try:
         if len(doc) == 0:
@@ -72,27 +93,32 @@ def _read(data: bytes, name: str, settings: IngestSettings
                               hint="raise ingest.max_pages to accept it")
         pages: list[LaidOutPage] = []
         findings: list[RawFinding] = []
-        total_chars = 0
+        scanned: list[int] = []
         for index in range(len(doc)):
-            laid, page_findings, count = _layout_page(doc, index, settings)
+            laid, page_findings, usable = _layout_page(doc, index, settings)
             pages.append(laid)
             findings.extend(page_findings)
-            total_chars += count
+            if settings.ocr == "force" or not usable:
+                scanned.append(index)
     finally:
         doc.close()
-    if total_chars == 0 or not any(p.lines for p in pages):
-        raise IngestError(f"{name} has no text layer (scanned or image-only PDF)",
-                          hint="OCR is not supported; use a PDF with selectable text")
-    return pages, findings
+    return pages, findings, scanned
 
 
-def pdf_pages(data: bytes, name: str, settings: IngestSettings
+def pdf_pages(data: bytes, name: str, settings: IngestSettings,
+              on_page: PageProgress | None = None
               ) -> tuple[list[LaidOutPage], list[RawFinding], list[str]]:
-    """Pages with flow lines in reading order, hidden-text findings, and warnings."""
+    """Pages with flow lines in reading order, hidden-text findings, and warnings; pages
+    without a usable text layer are read by OCR when ``settings.ocr`` and the extra allow
+    (``on_page`` hears each one)."""
     check_stream_sizes(data, name, max_stream_mb=settings.max_stream_mb,
                        max_total_mb=settings.max_decoded_mb)
     with pdfium_lock():
-        pages, findings = _read(data, name, settings)
+        pages, findings, scanned = _read(data, name, settings)
+    if scanned and settings.ocr != "off" and ocr_engine.available():
+        read_scanned(data, name, pages, scanned, settings, on_page)
+    if not any(p.lines for p in pages):
+        raise ocr_refusal(name, settings)
     split_furniture(pages)
     for page in pages:
         if not page.rotated:
@@ -101,4 +127,8 @@ def pdf_pages(data: bytes, name: str, settings: IngestSettings
             mark_block_starts(page.lines)
     empty = [p.number for p in pages if not p.lines]
     warnings = [f"pages without text: {', '.join(map(str, empty))}"] if empty else []
+    unread = [i + 1 for i in scanned if not pages[i].ocr]
+    if unread:
+        warnings.append(f"pages without a usable text layer, not read by OCR: "
+                        f"{', '.join(map(str, unread))} ({ocr_refusal(name, settings).hint})")
     return pages, findings, warnings

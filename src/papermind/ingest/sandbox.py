@@ -21,7 +21,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,6 +40,9 @@ log = logging.getLogger(__name__)
 REPLY_LIMIT = 512 * 2**20
 """Largest reply accepted from a worker (a parsed paper's JSON, a page's PNG): a worker that
 a hostile file took over cannot make this process allocate more."""
+
+PageProgress = Callable[[int, int], None]
+"""``on_page(done, total)``: pages read by OCR so far, of those to read."""
 
 _ERRORS: dict[str, type[PapermindError]] = {
     "IngestError": IngestError, "InputError": InputError, "NotFoundError": NotFoundError}
@@ -74,15 +77,19 @@ class ParseSandbox:
         self._proc: subprocess.Popen[bytes] | None = None
         self._owner = os.getpid()
 
-    def parse(self, data: bytes, name: str, settings: IngestSettings) -> Paper:
-        """``parse_bytes`` in the worker; IngestError when it fails or cannot finish."""
+    def parse(self, data: bytes, name: str, settings: IngestSettings,
+              on_page: PageProgress | None = None) -> Paper:
+        """``parse_bytes`` in the worker; IngestError when it fails or cannot finish.
+        ``on_page(done, total)`` hears each page the worker read by OCR."""
         body = self._call("parse", {"name": name, "settings": settings.model_dump(mode="json")},
-                          data, subject=name, error=IngestError)
+                          data, subject=name, error=IngestError, on_progress=on_page)
         return Paper.model_validate_json(body)
 
-    def render(self, path: Path, page: int, scale: float) -> bytes:
-        """PNG of a page of the stored PDF at ``path`` (``render_page_png`` in the worker)."""
-        return self._call("render", {"path": str(path), "page": page, "scale": scale}, b"",
+    def render(self, path: Path, page: int, scale: float, rotation: int = 0) -> bytes:
+        """PNG of a page of the stored PDF at ``path``, turned ``rotation`` degrees clockwise
+        (``render_page_png`` in the worker)."""
+        return self._call("render", {"path": str(path), "page": page, "scale": scale,
+                                     "rotation": rotation}, b"",
                           subject=f"page {page} of the stored PDF", error=InputError)
 
     def words(self, path: Path, pages: Sequence[Page]) -> list[PageWords]:
@@ -97,10 +104,10 @@ class ParseSandbox:
             self._stop()
 
     def _call(self, op: str, args: dict[str, Any], payload: bytes, *, subject: str,
-              error: type[PapermindError]) -> bytes:
+              error: type[PapermindError], on_progress: PageProgress | None = None) -> bytes:
         with self._lock:
             try:
-                header, body = self._exchange({"op": op, "args": args}, payload)
+                header, body = self._exchange({"op": op, "args": args}, payload, on_progress)
             except Refused as refused:
                 self._stop()
                 log.info("parsing worker refused %s: %s", subject, refused.reason)
@@ -120,19 +127,28 @@ class ParseSandbox:
         log.warning("the parser failed on %s:\n%s", subject, header.get("trace", ""))
         raise error(f"{subject} could not be read (the parser failed on it; the log has details)")
 
-    def _exchange(self, header: dict[str, Any], payload: bytes) -> tuple[dict[str, Any], bytes]:
+    def _exchange(self, header: dict[str, Any], payload: bytes,
+                  on_progress: PageProgress | None = None) -> tuple[dict[str, Any], bytes]:
+        """The worker's reply; progress messages before it (a page read by OCR) are passed to
+        ``on_progress`` and each starts the wall-clock limit again."""
         proc = self._worker()
         assert proc.stdin is not None and proc.stdout is not None
         try:
             write_message(proc.stdin, header, payload)
         except (BrokenPipeError, OSError):
             raise Refused(self._death(proc)) from None
-        ready, _, _ = select.select([proc.stdout], [], [], self.limits.timeout_s)
-        if not ready:
-            raise Refused(f"took longer than {self.limits.timeout_s:g} s")
-        reply = read_message(proc.stdout, max_payload=REPLY_LIMIT)
-        if reply is None:
-            raise Refused(self._death(proc))
+        while True:
+            ready, _, _ = select.select([proc.stdout], [], [], self.limits.timeout_s)
+            if not ready:
+                raise Refused(f"took longer than {self.limits.timeout_s:g} s")
+            reply = read_message(proc.stdout, max_payload=REPLY_LIMIT)
+            if reply is None:
+                raise Refused(self._death(proc))
+            progress = reply[0].get("progress")
+            if not isinstance(progress, list) or len(progress) != 2:
+                break
+            if on_progress is not None:
+                on_progress(int(progress[0]), int(progress[1]))
         if reply[0].get("error") == "MemoryError":
             self._stop()
         return reply
@@ -199,15 +215,16 @@ def _close_all() -> None:
 class InProcess:
     """The same three requests run in this process (``ingest.isolated`` off: debugging only)."""
 
-    def parse(self, data: bytes, name: str, settings: IngestSettings) -> Paper:
+    def parse(self, data: bytes, name: str, settings: IngestSettings,
+              on_page: PageProgress | None = None) -> Paper:
         from papermind.ingest.parse import parse_bytes
 
-        return parse_bytes(data, name, settings=settings)
+        return parse_bytes(data, name, settings=settings, on_page=on_page)
 
-    def render(self, path: Path, page: int, scale: float) -> bytes:
+    def render(self, path: Path, page: int, scale: float, rotation: int = 0) -> bytes:
         from papermind.ingest.page_image import render_page_png
 
-        return render_page_png(path, page, scale=scale)
+        return render_page_png(path, page, scale=scale, rotation=rotation)
 
     def words(self, path: Path, pages: Sequence[Page]) -> list[PageWords]:
         from papermind.ingest.page_words import page_words

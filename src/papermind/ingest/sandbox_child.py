@@ -14,6 +14,7 @@ import os
 import resource
 import sys
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,7 @@ def main(argv: list[str]) -> int:
             return 0
         header, payload = message
         _limit_cpu(cpu_s)
-        reply, body, fatal = _answer(header, payload)
+        reply, body, fatal = _answer(header, payload, _progress(wire_out))
         write_message(wire_out, reply, body)
         if fatal:
             return 3  # after MemoryError the interpreter's state is not to be trusted
@@ -58,9 +59,25 @@ def _limit_cpu(cpu_s: int) -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
 
 
-def _answer(header: dict[str, Any], payload: bytes) -> tuple[dict[str, Any], bytes, bool]:
+def _progress(wire_out: Any) -> Callable[[int, int, int], None]:
+    """Before each page read by OCR: more CPU for it, and a progress message to the caller
+    (which starts its wall-clock limit again)."""
+    def report(done: int, total: int, page_cpu_s: int) -> None:
+        soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
+        if soft != resource.RLIM_INFINITY:
+            soft += page_cpu_s
+            resource.setrlimit(resource.RLIMIT_CPU, (
+                soft if hard == resource.RLIM_INFINITY else min(soft, hard), hard))
+        write_message(wire_out, {"progress": [done, total]}, b"")
+    return report
+
+
+def _answer(header: dict[str, Any], payload: bytes,
+            progress: Callable[[int, int, int], None] | None = None,
+            ) -> tuple[dict[str, Any], bytes, bool]:
     try:
-        return {"ok": True}, _run(header["op"], header.get("args", {}), payload), False
+        return {"ok": True}, _run(header["op"], header.get("args", {}), payload,
+                                  progress), False
     except PapermindError as err:
         return {"ok": False, "error": type(err).__name__, "message": err.message,
                 "hint": err.hint}, b"", False
@@ -70,17 +87,24 @@ def _answer(header: dict[str, Any], payload: bytes) -> tuple[dict[str, Any], byt
         return {"ok": False, "error": "crash", "trace": traceback.format_exc(limit=8)}, b"", False
 
 
-def _run(op: str, args: dict[str, Any], payload: bytes) -> bytes:
+def _run(op: str, args: dict[str, Any], payload: bytes,
+         progress: Callable[[int, int, int], None] | None = None) -> bytes:
     if op == "parse":
         from papermind.config import IngestSettings
         from papermind.ingest.parse import parse_bytes
 
         settings = IngestSettings.model_validate(args["settings"])
-        return parse_bytes(payload, args["name"], settings=settings).model_dump_json().encode()
+
+        def on_page(done: int, total: int) -> None:
+            if progress is not None:
+                progress(done, total, settings.ocr_page_cpu_s)
+        paper = parse_bytes(payload, args["name"], settings=settings, on_page=on_page)
+        return paper.model_dump_json().encode()
     if op == "render":
         from papermind.ingest.page_image import render_page_png
 
-        return render_page_png(Path(args["path"]), int(args["page"]), scale=float(args["scale"]))
+        return render_page_png(Path(args["path"]), int(args["page"]), scale=float(args["scale"]),
+                               rotation=int(args.get("rotation", 0)))
     if op == "words":
         from pydantic import TypeAdapter
 

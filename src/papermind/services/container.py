@@ -23,7 +23,7 @@ from papermind.services.library import FileParser, Indexer, LibraryService
 from papermind.services.page_images import PageImages
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterator, Sequence
+    from collections.abc import AsyncIterator, Callable, Sequence
     from types import TracebackType
 
     from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -275,8 +275,9 @@ class Container:
         return JobService(self.job_store, runners or workflow_runners(self, gateway=gateway),
                           workers=self.settings.api.workers, queue=queue)
 
-    def _parse_bytes(self, data: bytes, name: str) -> Paper:
-        return self.pdf_engine.parse(data, name, self.settings.ingest)
+    def _parse_bytes(self, data: bytes, name: str,
+                     on_page: Callable[[int, int], None] | None = None) -> Paper:
+        return self.pdf_engine.parse(data, name, self.settings.ingest, on_page=on_page)
 
     async def close_loop_pools(self) -> None:
         """Close the connection pools the running event loop holds for the model gateway

@@ -9,6 +9,7 @@ interrupted ``add`` rerun skips the stored files and embeds only what is still m
 from __future__ import annotations
 
 import hashlib
+import inspect
 import logging
 import os
 import re
@@ -34,8 +35,9 @@ SUPPORTED_SUFFIXES = (".pdf", ".txt", ".md")
 """What a folder is searched for (case-insensitive)."""
 
 AddStatus = Literal["added", "exists", "failed"]
-BytesParser = Callable[[bytes, str], Paper]
-"""``parse(data, file_name) -> Paper``; raises IngestError for bad input."""
+BytesParser = Callable[..., Paper]
+"""``parse(data, file_name[, on_page=...]) -> Paper``; raises IngestError for bad input.
+A parser that takes ``on_page(done, total)`` reports the pages it reads by OCR."""
 
 
 class Indexer(Protocol):
@@ -81,13 +83,13 @@ class AddResult:
     """Time spent on this file (read, parse, store, BM25 index)."""
 
 
-AddStage = Literal["start", "parsing", "file", "embedding", "indexing"]
+AddStage = Literal["start", "parsing", "ocr", "file", "embedding", "indexing"]
 
 
 @dataclass(frozen=True)
 class AddEvent:
     """Progress of an ``add``: ``start`` (``total`` files), ``parsing`` (``path``, before it
-    is read), ``file`` (its ``result``; ``done`` of ``total`` files finished) and
+    is read), ``ocr`` (``done`` of ``total`` scanned pages of ``path`` read), ``file`` (its ``result``; ``done`` of ``total`` files finished) and
     ``embedding`` (``done`` of ``total`` pending chunk texts embedded) and ``indexing`` (the
     library-wide search indexes brought in step, before the next search would)."""
 
@@ -117,15 +119,20 @@ class FileParser:
 
     def __init__(self, parse: BytesParser, *, max_file_bytes: int | None = None) -> None:
         self._parse = parse
+        self._pages_heard = "on_page" in inspect.signature(parse).parameters  # OCR progress
         self.max_file_bytes = max_file_bytes
 
     def parse(self, path: Path) -> Paper:
         return self.parse_bytes(self.read(path), path.name)
 
-    def parse_bytes(self, data: bytes, name: str) -> Paper:
-        """The parsed paper; IngestError for bad input and for parser crashes alike."""
+    def parse_bytes(self, data: bytes, name: str, *,
+                    on_page: Callable[[int, int], None] | None = None) -> Paper:
+        """The parsed paper; IngestError for bad input and for parser crashes alike.
+        ``on_page(done, total)`` hears each page read by OCR."""
         self._check_size(len(data), name)
         try:
+            if on_page is not None and self._pages_heard:
+                return self._parse(data, name, on_page=on_page)
             return self._parse(data, name)
         except PapermindError:
             raise
@@ -179,7 +186,7 @@ class LibraryService:
             emit(AddEvent("file", done, total, failure.path, failure))
         for path in files:
             emit(AddEvent("parsing", len(results), total, str(path)))
-            result = self.add_file(path, embed=False)
+            result = self.add_file(path, embed=False, on_stage=_ocr_events(emit, str(path)))
             results.append(result)
             emit(AddEvent("file", len(results), total, result.path, result))
         embedded = self.embed_pending(None,
@@ -204,7 +211,8 @@ class LibraryService:
         embed = getattr(self.indexer, "embed_pending", None)
         return int(embed(paper_ids, progress)) if callable(embed) else 0
 
-    def add_file(self, path: Path, *, embed: bool = True) -> AddResult:
+    def add_file(self, path: Path, *, embed: bool = True,
+                 on_stage: StageHook | None = None) -> AddResult:
         """Parse, store and index one file; failures come back as a ``failed`` result."""
         started = time.perf_counter()
         try:
@@ -213,14 +221,15 @@ class LibraryService:
             REGISTRY.refused(str(err))
             return AddResult(str(path), "failed", reason=str(err),
                              seconds=time.perf_counter() - started)
-        result = self.add_bytes(data, path.name, shown=str(path), embed=embed)
+        result = self.add_bytes(data, path.name, shown=str(path), embed=embed, on_stage=on_stage)
         return _timed(result, started)
 
     def add_bytes(self, data: bytes, name: str, *, shown: str | None = None,
                   embed: bool = True, on_stage: StageHook | None = None) -> AddResult:
         """Add an in-memory file (e.g. an upload) named ``name``; same rules as a file.
         ``embed=False`` leaves its dense vectors to a later ``embed_pending``; ``on_stage``
-        hears 'parse', 'index' and 'embed' (with chunks done and to do) as they start."""
+        hears 'parse', 'ocr' (scanned pages done and to do), 'index' and 'embed' (with chunks
+        done and to do) as they start."""
         stage = on_stage or (lambda name, done, total: None)
         result = self._add_bytes(data, name, shown or name, stage)
         if embed and result.status == "added" and result.paper_id:
@@ -240,7 +249,8 @@ class LibraryService:
             if self.papers.exists(digest):
                 return AddResult(shown, "exists", digest, self.papers.record(digest).title)
             stage("parse", 0, 1)
-            paper = self.parser.parse_bytes(data, name)
+            paper = self.parser.parse_bytes(
+                data, name, on_page=lambda done, total: stage("ocr", done, total))
             stage("index", 0, 1)
             status = self._store(paper, data)
         except StorageError:
@@ -338,6 +348,14 @@ def not_a_file(path: Path | str) -> str | None:
             "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else
             "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
     return f"is {kind}, not a regular file"
+
+
+def _ocr_events(emit: ProgressHook, path: str) -> StageHook:
+    """A file's stage hook that passes its OCR progress on as ``ocr`` events."""
+    def on_stage(stage: str, done: int, total: int) -> None:
+        if stage == "ocr":
+            emit(AddEvent("ocr", done, total, path))
+    return on_stage
 
 
 def _timed(result: AddResult, started: float) -> AddResult:

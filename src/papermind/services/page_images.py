@@ -27,7 +27,7 @@ class PageImages:
     """PNG renderings of stored PDF pages, cached on disk."""
 
     def __init__(self, papers: PaperRepository, root: Path, *,
-                 render: Callable[[Path, int, float], bytes]) -> None:
+                 render: Callable[[Path, int, float, int], bytes]) -> None:
         self.papers = papers
         self.root = root
         self.render = render
@@ -44,10 +44,16 @@ class PageImages:
         with self._lock:  # one render per page: later requests find the file
             if cached is not None and cached.is_file():
                 return cached.read_bytes()
-            png = self.render(self.papers.file_path(full_id), number, scale)
+            png = self.render(self.papers.file_path(full_id), number, scale,
+                              self._rotation(full_id, number))
             if cached is not None:
                 _keep(cached, png)
         return png
+
+    def _rotation(self, paper_id: str, number: int) -> int:
+        """How far the page is turned to show it upright (a page scanned sideways)."""
+        pages = self.papers.get(paper_id).pages
+        return pages[number - 1].rotation if 1 <= number <= len(pages) else 0
 
     def forget(self, paper_id: str) -> None:
         """Drop the cached images of a removed paper."""

@@ -19,7 +19,7 @@ from papermind.services.library import LibraryService
 
 log = logging.getLogger(__name__)
 
-UploadState = Literal["waiting", "parse", "index", "embed", "added", "exists", "failed"]
+UploadState = Literal["waiting", "parse", "ocr", "index", "embed", "added", "exists", "failed"]
 FINISHED = frozenset({"added", "exists", "failed"})
 KEEP = 500
 """Finished uploads remembered (oldest forgotten first)."""

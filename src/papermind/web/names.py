@@ -16,7 +16,7 @@ from papermind.web.steps import job_steps
 KINDS = {"reading": "Deep reading", "review": "Pre-review", "question": "Question"}
 STATUSES = {"queued": "waiting", "running": "running", "completed": "completed",
             "failed": "failed", "cancelled": "cancelled"}
-UPLOAD_STATES = {"waiting": "waiting", "parse": "reading the file",
+UPLOAD_STATES = {"waiting": "waiting", "parse": "reading the file", "ocr": "reading scanned pages (OCR)",
                  "index": "indexing for search", "embed": "embedding passages",
                  "added": "added", "exists": "already in the library", "failed": "failed"}
 SHORT_ID = 10
