@@ -154,3 +154,23 @@ def test_a_batch_add_refuses_the_bomb_and_adds_the_rest(bombs: dict[str, Path], 
         box.close()
     assert bomb.status == "failed" and "could not be read: the parser" in bomb.reason
     assert added.status == "added"
+
+
+def test_ocr_pages_in_the_worker_report_progress(tmp_path: Path) -> None:
+    """A scan parsed in the worker: each OCR'd page reaches the caller as progress."""
+    pytest.importorskip("rapidocr", reason="the 'ocr' extra (rapidocr) is not installed")
+    from tests.ingest.scan_pdf import scanned_pdf, two_column_paper_pdf
+
+    scan = scanned_pdf(two_column_paper_pdf(tmp_path / "paper.pdf"), tmp_path / "scan.pdf",
+                       dpi=120)
+    seen: list[tuple[int, int]] = []
+    sandbox = ParseSandbox(Limits(memory_mb=2048, cpu_s=20, timeout_s=120))
+    try:
+        paper = sandbox.parse(scan.read_bytes(), "scan.pdf",
+                              IngestSettings(ocr_page_cpu_s=60, ocr_dpi=120),
+                              on_page=lambda done, total: seen.append((done, total)))
+    finally:
+        sandbox.close()
+    total = len(paper.pages)
+    assert seen == [(n, total) for n in range(1, total + 1)]
+    assert paper.ocr_pages and paper.lines()
