@@ -62,10 +62,13 @@ def test_read_in_chinese(cli: CliRunner, monkeypatch: pytest.MonkeyPatch, tmp_pa
     report = result.json()
     assert report["language"] == "zh"
     assert all(RULE in c.text and "Chinese" in c.text for c in gw.calls_for())
-    # points found and judged '支持' (supported); the checker's '[可信度: 低]' lowers the level
-    assert report["verification"]["verified"] > 0
+    # points found and judged '支持' (supported): the Chinese ones count (across languages the
+    # relatedness floor compares numbers and Latin names only); the echo reader's English
+    # extras ('follows from: the definitions', datasets 'D1') are not in their lines and are
+    # lowered by code; credibility is low either way
+    verified = [p for p in report["points"] if p["status"] == "verified"]
+    assert verified and all(HAN.search(p["text"]) for p in verified)
     assert report["credibility"] == "low" and report["rewrites"] == 1
-    assert "the checker rates it low" in report["rounds"][0]["notes"][0]
     assert assert_evidence_anchored(report, home) == report["verification"]["total"]
     quotes = [e["text"] for p in report["points"] for e in p["evidence"]]
     assert quotes and not any(HAN.search(q) for q in quotes)  # the paper's English, verbatim

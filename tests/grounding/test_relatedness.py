@@ -29,3 +29,10 @@ def test_suffixes_fold_and_chinese_is_compared_by_bigrams() -> None:
     assert relatedness("improvements of routing", "routing improves").share == 1.0
     assert set(content_keys("稀疏路由")) == {"稀疏", "疏路", "路由"}
     assert relatedness("稀疏路由降低计算", "我们的稀疏路由方法降低了计算量").related
+
+
+def test_across_languages_only_numbers_and_latin_names_are_compared() -> None:
+    assert relatedness("该路由器将计算量减少了40%，并保持GLUE准确率。", TEXT).related
+    off = relatedness("该方法在ImageNet上达到95%。", TEXT)
+    assert not off.related and set(off.missing) == {"imagenet", "95%"}
+    assert relatedness("这是一个很好的方法。", TEXT).words == 0  # nothing to measure

@@ -4,7 +4,7 @@ project (a folder with main.tex, or the main .tex). No model, no network."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -13,8 +13,10 @@ from rich.table import Table
 
 from papermind.cli.context import container, state, wants_json
 from papermind.cli.options import JsonFlag
-from papermind.domain.check import CheckReport
 from papermind.errors import InputError
+
+if TYPE_CHECKING:
+    from papermind.domain.check import CheckReport
 
 CHECK_FAILED_EXIT = 1
 """Special to this command (not in the error table): findings at or above --fail-on."""

@@ -94,10 +94,23 @@ def _present(key: str, have: set[str], prefixes: set[str], flat: str) -> bool:
             or (len(key) >= 5 and key in flat))
 
 
+def _mostly_cjk(text: str) -> bool:
+    """Written in Chinese or Japanese (a CJK character counts as much as a Latin word)."""
+    cjk = sum("\u3400" <= c <= "\u9fff" for c in text)
+    latin = sum(c.isascii() and c.isalpha() for c in text)
+    return cjk * 3 > latin
+
+
 def relatedness(claim: str, text: str, around: str = "") -> Relatedness:
     """How much of ``claim`` (content words and numbers) occurs in ``text`` or ``around`` it;
-    ``anchored`` counts the content words in ``text`` itself."""
+    ``anchored`` counts the content words in ``text`` itself.
+
+    A claim in another script than its text (a Chinese answer about an English paper) is
+    measured on what crosses languages unchanged: its numbers and Latin-script words (names,
+    acronyms); with none of those it is not measured (share 1.0, no words)."""
     wanted = content_keys(claim)
+    if _mostly_cjk(claim) != _mostly_cjk(text):
+        wanted = [k for k in wanted if k.isascii()]
     own = set(content_keys(text))
     have = own | set(content_keys(around))
     prefixes = {k[:PREFIX] for k in have if len(k) >= PREFIX}

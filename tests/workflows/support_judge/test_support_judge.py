@@ -125,7 +125,8 @@ def test_a_skipped_or_unreadable_claim_stays_unchecked_with_a_note() -> None:
     items = [SupportItem("one", (found(),), key="P1"), SupportItem("two", (found(),), key="P2")]
     result = run(judge_support(gateway, items))
     assert [i.evidence[0].support.verdict for i in result.items] == ["unchecked", "unchecked"]
-    assert any("P1" in n for n in result.notes) and any("maybe" in n for n in result.notes)
+    assert any("P1" in n for n in result.notes) and any("unreadable verdict for 'C2'" in n
+                                                         for n in result.notes)
 
 
 def test_judge_evidence_uses_each_items_own_claim() -> None:

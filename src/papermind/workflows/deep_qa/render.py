@@ -135,7 +135,8 @@ def _where(item: EvidenceItem) -> str:
     if item.kind == "quote":
         return reports.markdown(item.evidence, details=False)
     if item.kind == "web" and item.section.startswith(("http://", "https://")):
-        return f"external: not in a stored paper (add it: papermind add {_e(item.section)})"
+        command = f"papermind add {item.section}".replace("`", "")  # a code span: shown as is
+        return f"external: not in a stored paper (add it: `{command}`)"
     return _e(item.value) if item.value else "external: not in a stored paper"
 
 

@@ -19,7 +19,7 @@ from papermind.grounding.explanations import explanation_problems
 from papermind.llm import Gateway, PromptTemplate, fence_untrusted
 from papermind.workflows.model_output import structured_or_none
 
-PROMPT = PromptTemplate.load(Path(__file__).parent / "prompts" / "finding_comment.md",
+PROMPT = PromptTemplate.load(Path(__file__).parents[1] / "prompts" / "finding_comment.md",
                              {"finding", "text"})
 MAX_COMMENTS = 12
 """Findings commented per review (most severe first): one small call each."""
