@@ -17,8 +17,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas
 
-TEXT = (b"BT /F1 12 Tf 72 720 Td (Decompression bombs hide in small files.) Tj "
-        b"0 -16 Td (This page has a real text layer and a huge content stream.) Tj ET\n")
+from tests.support.pdf_bytes import TEXT, one_page_pdf, stream
 
 
 def _deflated_padding(inflated_mb: int, level: int) -> bytes:
@@ -35,28 +34,7 @@ def _deflated_padding(inflated_mb: int, level: int) -> bytes:
 def bomb_pdf(path: Path, inflated_mb: int, *, level: int = 1) -> Path:
     """A valid PDF whose single FlateDecode stream inflates to ``inflated_mb`` MiB
     (level 1: fast to build, ~220:1; level 9: ~1000:1, a 2 GiB bomb in a 2 MB file)."""
-    stream = _deflated_padding(inflated_mb, level)
-    objects = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
-        b"/Resources << /Font << /F1 5 0 R >> >> >>",
-        b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream
-        + b"\nendstream",
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-    ]
-    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1, xref)
-    path.write_bytes(bytes(out))
-    return path
+    return one_page_pdf(path, [stream(_deflated_padding(inflated_mb, level), "/FlateDecode")])
 
 
 def _embedded_fonts() -> tuple[str, str]:

@@ -11,8 +11,7 @@ from __future__ import annotations
 import zlib
 from pathlib import Path
 
-TEXT = (b"BT /F1 12 Tf 72 720 Td (Decompression bombs hide in small files.) Tj "
-        b"0 -16 Td (This page has a real text layer and a huge content stream.) Tj ET\n")
+from tests.support.pdf_bytes import TEXT, one_page_pdf, stream
 
 
 def lzw_encode(data: bytes) -> bytes:
@@ -80,25 +79,4 @@ def double_flate_zeros(n_mb: int) -> bytes:
 
 def bomb_pdf(path: Path, filters: str, data: bytes, *, extra: bytes = b"") -> Path:
     """A valid one-page PDF: a text stream, then ``data`` (``/Filter filters``) as content."""
-    objects = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents [4 0 R 6 0 R] "
-        b"/Resources << /Font << /F1 5 0 R >> >> >>",
-        b"<< /Length %d >>\nstream\n" % len(TEXT) + TEXT + b"\nendstream",
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-        b"<< /Length %d /Filter %s %s>>\nstream\n" % (len(data), filters.encode(), extra)
-        + data + b"\nendstream",
-    ]
-    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1, xref)
-    path.write_bytes(bytes(out))
-    return path
+    return one_page_pdf(path, [stream(TEXT), stream(data, filters, extra)])

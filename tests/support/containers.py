@@ -1,4 +1,4 @@
-"""A container on a fresh home with the hashing embedder: the real index path, no model load."""
+"""Settings and a container on a fresh home with the hashing embedder: the real index path, no model load."""
 
 from __future__ import annotations
 
@@ -6,8 +6,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from papermind.config import Settings
+from papermind.config import SearchSettings, Settings, load_settings
 from papermind.services.container import Container
+
+
+def hashing_settings(home: Path) -> Settings:
+    """The settings of ``home`` (its config file and environment), the hashing embedder."""
+    return load_settings(home).model_copy(update={"search": SearchSettings(embedder="hashing")})
 
 
 @contextmanager

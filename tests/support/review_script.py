@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from papermind.domain import Paper
+from papermind.domain.review import ReportFlag, ReviewReport
 from papermind.grounding import GroundingEngine
 from papermind.services.checkpoints import memory_checkpointer
 from papermind.services.runner import RunResult, run_graph
@@ -103,3 +104,17 @@ async def run_review(gateway: Any, paper: Paper, *, panel: list[str] | None = No
                            thread_id=thread_id, checkpointer=checkpointer or memory_checkpointer(),
                            context=context(gateway, **knobs), interrupt_before=interrupt_before,
                            resume=resume)
+
+
+def with_lost_comment(report: ReviewReport, label: str = "Lost comment") -> ReviewReport:
+    """``report`` with its first comment unfound (it cites lines that are not there) and
+    flagged three times for works it cites that resolve nowhere."""
+    first = report.comments[0]
+    lost = {"quote": "", "cited": "see above", "claim": first.content, "found": False,
+            "anchor": None, "method": "lines", "reasons": ["no line ids in 'see above'"],
+            "support": {"verdict": "unchecked", "by": "", "reason": ""}, "notes": []}
+    flags = [ReportFlag(kind="unresolved_reference", message=f"cites 'Work {n}'",
+                        message_id=first.message_id) for n in range(3)]
+    bad = first.model_copy(update={"found": False, "verified": False, "support": "unchecked",
+                                   "evidence": [lost], "flags": flags, "label": label})
+    return report.model_copy(update={"comments": [bad, *report.comments[1:]]})

@@ -10,15 +10,13 @@ from typing import Any
 import pytest
 
 from papermind.api.app import create_app
-from papermind.config import SearchSettings, load_settings
 from tests.api.server import serve
+from tests.support.containers import hashing_settings
 
 
 @pytest.fixture
 def docs_app(home: Path) -> Iterator[str]:
-    settings = load_settings(home)
-    settings = settings.model_copy(update={"search": SearchSettings(embedder="hashing")})
-    with serve(create_app(settings)) as base:
+    with serve(create_app(hashing_settings(home))) as base:
         yield base
 
 
@@ -43,12 +41,19 @@ def _offline(page: Any, base: str) -> list[str]:
     return blocked
 
 
+def _open_offline(page: Any, base: str, path: str, title: str) -> list[str]:
+    """Open ``path`` with every outside request aborted, and see ``title`` name PaperMind;
+    returns the blocked requests the page needed (none, when it works offline)."""
+    blocked = _offline(page, base)
+    page.goto(base + path)
+    page.wait_for_selector(title, timeout=30_000)
+    assert "PaperMind" in page.inner_text(title)
+    return blocked
+
+
 def test_swagger_ui_renders_offline(docs_app: str, browser_page: Any, shots: Any) -> None:
     page = browser_page
-    blocked = _offline(page, docs_app)
-    page.goto(docs_app + "/docs")
-    page.wait_for_selector(".swagger-ui .info .title", timeout=30_000)
-    assert "PaperMind" in page.inner_text(".swagger-ui .info .title")
+    blocked = _open_offline(page, docs_app, "/docs", ".swagger-ui .info .title")
     assert page.locator(".opblock").count() > 5, "the operations are listed"
     shots(page, "docs")
     assert blocked == [], blocked
@@ -56,9 +61,6 @@ def test_swagger_ui_renders_offline(docs_app: str, browser_page: Any, shots: Any
 
 def test_redoc_renders_offline(docs_app: str, browser_page: Any, shots: Any) -> None:
     page = browser_page
-    blocked = _offline(page, docs_app)
-    page.goto(docs_app + "/redoc")
-    page.wait_for_selector("h1", timeout=30_000)
-    assert "PaperMind" in page.inner_text("h1")
+    blocked = _open_offline(page, docs_app, "/redoc", "h1")
     shots(page, "redoc")
     assert blocked == [], blocked

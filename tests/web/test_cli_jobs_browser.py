@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from papermind.api.app import create_app
-from papermind.config import SearchSettings, load_settings
 from papermind.llm.testing import fake_gateway
 from papermind.services import reading
 from tests.api.server import serve
 from tests.support.cli import CliRunner, cli
+from tests.support.containers import hashing_settings
 from tests.workflows.deep_reading.echo_model import echo_checker, echo_questioner, echo_reader
 
 __all__ = ["cli"]  # the fixture
@@ -37,8 +37,7 @@ def cli_job(cli: CliRunner, monkeypatch: pytest.MonkeyPatch) -> str:
 def test_a_cli_job_is_listed_followed_and_read_in_the_web(
         cli_job: str, home: Path, browser_page: Any, shots: Any) -> None:
     job_id = cli_job
-    settings = load_settings(home).model_copy(update={"search": SearchSettings(embedder="hashing")})
-    with serve(create_app(settings)) as base:
+    with serve(create_app(hashing_settings(home))) as base:
         page = browser_page
         page.goto(base + "/jobs")
         page.click(f"a[href='/jobs/{job_id}']")

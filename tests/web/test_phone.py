@@ -12,16 +12,15 @@ import httpx
 import pytest
 
 from papermind.api.app import create_app
-from papermind.config import SearchSettings, load_settings
 from papermind.domain.job import JobRequest
-from papermind.domain.review import ReportFlag, ReviewReport
 from papermind.llm.testing import fake_gateway
 from papermind.services.container import Container
 from papermind.services.report_files import write_reports
 from papermind.workflows.review.report import build_report
 from tests.api.server import serve, wait_for
+from tests.support.containers import hashing_settings
 from tests.support.reader_paper import ReaderSite, reader_site
-from tests.support.review_script import run_review, script
+from tests.support.review_script import run_review, script, with_lost_comment
 from tests.web.paper_pdf import reading_paper_pdf
 from tests.web.test_site import QUOTE, _script
 from tests.workflows.review.paperkit import build_paper
@@ -38,8 +37,8 @@ def _review_job(home: Path, *, lost_comment: bool = False) -> str:
     report = build_report(result.state, models={"meta": "scripted"}, demo_quality=True,
                           usage={"tokens_in": 10, "tokens_out": 5, "cost_usd": 0.0})
     if lost_comment:
-        report = _with_lost_comment(report)
-    settings = load_settings(home).model_copy(update={"search": SearchSettings(embedder="hashing")})
+        report = with_lost_comment(report)
+    settings = hashing_settings(home)
     with Container(settings) as box:
         job, _ = box.job_store.create_or_get_active(
             "review-1", JobRequest(kind="review", paper_id=report.paper_id))
@@ -48,22 +47,10 @@ def _review_job(home: Path, *, lost_comment: bool = False) -> str:
     return job.id
 
 
-def _with_lost_comment(report: ReviewReport) -> ReviewReport:
-    first = report.comments[0]
-    lost = {"quote": "", "cited": "see above", "claim": first.content, "found": False,
-            "anchor": None, "method": "lines", "reasons": ["no line ids in 'see above'"],
-            "support": {"verdict": "unchecked", "by": "", "reason": ""}, "notes": []}
-    flags = [ReportFlag(kind="unresolved_reference", message=f"cites 'Work {n}'",
-                        message_id=first.message_id) for n in range(3)]
-    bad = first.model_copy(update={"found": False, "verified": False, "support": "unchecked",
-                                   "evidence": [lost], "flags": flags, "label": "Lost comment"})
-    return report.model_copy(update={"comments": [bad, *report.comments[1:]]})
-
-
 @pytest.fixture
 def site(home: Path) -> Iterator[dict[str, str]]:
     review = _review_job(home)
-    settings = load_settings(home).model_copy(update={"search": SearchSettings(embedder="hashing")})
+    settings = hashing_settings(home)
     with serve(create_app(settings, gateway=fake_gateway(_script()))) as base, \
             httpx.Client(base_url=base, timeout=60) as client:
         pdf = reading_paper_pdf(home / "paper.pdf").read_bytes()
@@ -141,8 +128,7 @@ def lost_review(home: Path) -> str:
 def test_a_review_comment_says_its_status_once_details_folded(
         lost_review: str, home: Path, browser_page: Any, shots: Any) -> None:
     job = lost_review
-    settings = load_settings(home).model_copy(update={"search": SearchSettings(embedder="hashing")})
-    with serve(create_app(settings)) as base:
+    with serve(create_app(hashing_settings(home))) as base:
         page = browser_page
         page.goto(f"{base}/jobs/{job}/report")
         item = page.locator("li", has=page.locator("strong", has_text="Lost comment")).first

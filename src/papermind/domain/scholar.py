@@ -45,8 +45,21 @@ class FoundWork(Frozen):
 
     def match_json(self) -> dict[str, object]:
         """The ``match`` object of a reference check."""
-        return {"source": self.source, "id": self.id, "doi": self.doi, "title": self.title,
-                "authors": list(self.authors), "year": self.year, "venue": self.venue}
+        return WorkMatch.model_validate(
+            {name: getattr(self, name) for name in WorkMatch.model_fields}).model_dump()
+
+
+class WorkMatch(Frozen):
+    """The work an entry was matched to, as the source describes it (a reference check's
+    ``match``: the fields of ``FoundWork`` a person compares with the entry)."""
+
+    source: str
+    id: str
+    doi: str | None = None
+    title: str = ""
+    authors: list[str] = Field(default_factory=list)
+    year: int | None = None
+    venue: str | None = None
 
 
 class FieldMismatch(Frozen):
@@ -57,17 +70,22 @@ class FieldMismatch(Frozen):
     found: str
 
 
-class ReferenceVerdict(Frozen):
-    """One bibliography entry checked against the scholarly sources."""
+class ReferenceCheck(Frozen):
+    """What a reference check says of one bibliography entry (its matched work aside)."""
 
     index: int = Field(description="1-based position in the reference list")
     text: str = Field(description="the entry as printed")
     status: RefStatus
     mismatches: list[FieldMismatch] = Field(default_factory=list)
-    match: FoundWork | None = None
     retracted: bool = False
     message: str = Field(default="", description="what a person should do, in words")
     notes: list[str] = Field(default_factory=list, description="e.g. a published version")
+
+
+class ReferenceVerdict(ReferenceCheck):
+    """One bibliography entry checked against the scholarly sources."""
+
+    match: FoundWork | None = None
     requests: int = Field(default=0, description="lookups sent (cached answers not counted)")
 
     def to_json(self) -> dict[str, object]:

@@ -6,27 +6,22 @@ import re
 import xml.etree.ElementTree as ET
 
 from papermind.domain.scholar import FoundWork
-from papermind.scholar.http import SourceHttp
+from papermind.scholar.adapter import HttpSource
 from papermind.scholar.source import IdKind, arxiv_doi, clean_arxiv, clean_doi, plain_text
 
 _NS = {"atom": "http://www.w3.org/2005/Atom", "arxiv": "http://arxiv.org/schemas/atom"}
 _WORDS = re.compile(r"[^\w\s]+")
 
 
-class ArxivSource:
+class ArxivSource(HttpSource):
     """Preprints by arXiv id and by title words; PDFs at ``{base}/pdf/{id}``."""
 
     name = "arxiv"
     label = "arXiv"
-
-    def __init__(self, http: SourceHttp) -> None:
-        self.http = http
-
-    def supports(self, kind: IdKind) -> bool:
-        return kind == "arxiv"
+    kinds = frozenset({"arxiv"})
 
     def lookup(self, kind: IdKind, value: str) -> FoundWork | None:
-        if kind != "arxiv":
+        if not self.supports(kind):
             return None
         body = self.http.get("api/query", {"id_list": value, "max_results": 1}, parse=_parse_xml)
         works = parse_feed(body or "")
@@ -45,18 +40,6 @@ class ArxivSource:
         linked = work.pdf_url or ""
         urls = [linked] if linked and host and f"//{host}/" in linked else []
         return list(dict.fromkeys([*urls, base, *([linked] if linked else [])]))
-
-    @property
-    def sent(self) -> int:
-        return self.http.sent
-
-    @property
-    def cached(self) -> int:
-        return self.http.cached
-
-    @property
-    def down(self) -> str | None:
-        return self.http.down
 
 
 def parse_feed(body: str) -> list[FoundWork]:

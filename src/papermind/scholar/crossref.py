@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from papermind.domain.scholar import FoundWork
-from papermind.scholar.http import SourceHttp
+from papermind.scholar.adapter import JsonSource, Request
 from papermind.scholar.source import IdKind, clean_doi, doi_path, plain_text
 
 _RETRACTION = ("retraction", "retracted", "removal", "withdrawal")
@@ -13,42 +13,23 @@ _NOTICE = ("retraction", "notice of retraction", "withdrawal", "withdrawn", "rem
            "statement of retraction")
 
 
-class CrossrefSource:
+class CrossrefSource(JsonSource):
     """Works by DOI and by bibliographic query (a free-text citation is what it is made for)."""
 
     name = "crossref"
     label = "Crossref"
+    kinds = frozenset({"doi"})  # arXiv DOIs are DataCite's, not Crossref's
+    work_at = ("message",)
+    results_at = ("message", "items")
 
-    def __init__(self, http: SourceHttp) -> None:
-        self.http = http
+    def lookup_request(self, kind: IdKind, value: str) -> Request:
+        return f"works/{doi_path(value)}", {}
 
-    def supports(self, kind: IdKind) -> bool:
-        return kind == "doi"  # arXiv DOIs are DataCite's, not Crossref's
+    def search_request(self, query: str, k: int) -> Request:
+        return "works", {"query.bibliographic": query[:500], "rows": k}
 
-    def lookup(self, kind: IdKind, value: str) -> FoundWork | None:
-        if kind != "doi":
-            return None
-        data = self.http.get_json(f"works/{doi_path(value)}")
-        message = data.get("message") if isinstance(data, dict) else None
-        return parse_work(message) if isinstance(message, dict) else None
-
-    def search(self, query: str, k: int = 5) -> list[FoundWork]:
-        data = self.http.get_json("works", {"query.bibliographic": query[:500], "rows": k})
-        message = data.get("message") if isinstance(data, dict) else None
-        items = message.get("items", []) if isinstance(message, dict) else []
-        return [parse_work(item) for item in items[:k] if isinstance(item, dict)]
-
-    @property
-    def sent(self) -> int:
-        return self.http.sent
-
-    @property
-    def cached(self) -> int:
-        return self.http.cached
-
-    @property
-    def down(self) -> str | None:
-        return self.http.down
+    def parse(self, item: dict[str, Any]) -> FoundWork:
+        return parse_work(item)
 
 
 def parse_work(item: dict[str, Any]) -> FoundWork:

@@ -6,44 +6,23 @@ import html
 from typing import Any
 
 from papermind.domain.scholar import FoundWork
-from papermind.scholar.http import SourceHttp
-from papermind.scholar.source import IdKind, clean_arxiv, clean_doi
+from papermind.scholar.adapter import JsonSource, Request
+from papermind.scholar.source import clean_arxiv, clean_doi
 
 
-class DblpSource:
+class DblpSource(JsonSource):
     """Computer-science publications by title search (DBLP has no lookup by DOI)."""
 
     name = "dblp"
     label = "DBLP"
+    results_at = ("result", "hits", "hit")
+    item_at = ("info",)
 
-    def __init__(self, http: SourceHttp) -> None:
-        self.http = http
+    def search_request(self, query: str, k: int) -> Request:
+        return "search/publ/api", {"q": query[:300], "format": "json", "h": k}
 
-    def supports(self, kind: IdKind) -> bool:
-        return False
-
-    def lookup(self, kind: IdKind, value: str) -> FoundWork | None:
-        return None
-
-    def search(self, query: str, k: int = 5) -> list[FoundWork]:
-        data = self.http.get_json("search/publ/api", {"q": query[:300], "format": "json",
-                                                      "h": k})
-        hits = (((data or {}).get("result") or {}).get("hits") or {}).get("hit") or [] \
-            if isinstance(data, dict) else []
-        return [parse_hit(hit["info"]) for hit in hits[:k]
-                if isinstance(hit, dict) and isinstance(hit.get("info"), dict)]
-
-    @property
-    def sent(self) -> int:
-        return self.http.sent
-
-    @property
-    def cached(self) -> int:
-        return self.http.cached
-
-    @property
-    def down(self) -> str | None:
-        return self.http.down
+    def parse(self, item: dict[str, Any]) -> FoundWork:
+        return parse_hit(item)
 
 
 def parse_hit(info: dict[str, Any]) -> FoundWork:

@@ -5,43 +5,28 @@ from __future__ import annotations
 from typing import Any
 
 from papermind.domain.scholar import FoundWork
-from papermind.scholar.http import SourceHttp
+from papermind.scholar.adapter import JsonSource, Request
 from papermind.scholar.source import IdKind, arxiv_doi, clean_arxiv, clean_doi, doi_path, plain_text
 
 
-class OpenAlexSource:
+class OpenAlexSource(JsonSource):
     """Works by DOI (arXiv papers by their DataCite DOI) and by search."""
 
     name = "openalex"
     label = "OpenAlex"
+    kinds = frozenset({"doi", "arxiv"})
+    work_id = "id"
+    results_at = ("results",)
 
-    def __init__(self, http: SourceHttp) -> None:
-        self.http = http
-
-    def supports(self, kind: IdKind) -> bool:
-        return kind in ("doi", "arxiv")
-
-    def lookup(self, kind: IdKind, value: str) -> FoundWork | None:
+    def lookup_request(self, kind: IdKind, value: str) -> Request:
         doi = value if kind == "doi" else arxiv_doi(value)
-        data = self.http.get_json(f"works/doi:{doi_path(doi)}")
-        return parse_work(data) if isinstance(data, dict) and data.get("id") else None
+        return f"works/doi:{doi_path(doi)}", {}
 
-    def search(self, query: str, k: int = 5) -> list[FoundWork]:
-        data = self.http.get_json("works", {"search": _searchable(query), "per_page": k})
-        results = data.get("results", []) if isinstance(data, dict) else []
-        return [parse_work(item) for item in results[:k] if isinstance(item, dict)]
+    def search_request(self, query: str, k: int) -> Request:
+        return "works", {"search": _searchable(query), "per_page": k}
 
-    @property
-    def sent(self) -> int:
-        return self.http.sent
-
-    @property
-    def cached(self) -> int:
-        return self.http.cached
-
-    @property
-    def down(self) -> str | None:
-        return self.http.down
+    def parse(self, item: dict[str, Any]) -> FoundWork:
+        return parse_work(item)
 
 
 def parse_work(item: dict[str, Any]) -> FoundWork:

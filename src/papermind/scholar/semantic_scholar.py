@@ -5,46 +5,30 @@ from __future__ import annotations
 from typing import Any
 
 from papermind.domain.scholar import FoundWork
-from papermind.scholar.http import SourceHttp
+from papermind.scholar.adapter import JsonSource, Request
 from papermind.scholar.source import IdKind, clean_arxiv, clean_doi, doi_path, plain_text
 
 FIELDS = "title,authors,year,venue,externalIds,abstract,openAccessPdf,publicationTypes,url"
 
 
-class SemanticScholarSource:
+class SemanticScholarSource(JsonSource):
     """Papers by DOI or arXiv id and by keyword search (a key raises its rate limit)."""
 
     name = "semantic_scholar"
     label = "Semantic Scholar"
+    kinds = frozenset({"doi", "arxiv"})
+    work_id = "paperId"
+    results_at = ("data",)
 
-    def __init__(self, http: SourceHttp) -> None:
-        self.http = http
-
-    def supports(self, kind: IdKind) -> bool:
-        return kind in ("doi", "arxiv")
-
-    def lookup(self, kind: IdKind, value: str) -> FoundWork | None:
+    def lookup_request(self, kind: IdKind, value: str) -> Request:
         prefix = "DOI" if kind == "doi" else "arXiv"
-        data = self.http.get_json(f"paper/{prefix}:{doi_path(value)}", {"fields": FIELDS})
-        return parse_paper(data) if isinstance(data, dict) and data.get("paperId") else None
+        return f"paper/{prefix}:{doi_path(value)}", {"fields": FIELDS}
 
-    def search(self, query: str, k: int = 5) -> list[FoundWork]:
-        data = self.http.get_json("paper/search", {"query": query[:300], "limit": k,
-                                                   "fields": FIELDS})
-        items = data.get("data", []) if isinstance(data, dict) else []
-        return [parse_paper(item) for item in items[:k] if isinstance(item, dict)]
+    def search_request(self, query: str, k: int) -> Request:
+        return "paper/search", {"query": query[:300], "limit": k, "fields": FIELDS}
 
-    @property
-    def sent(self) -> int:
-        return self.http.sent
-
-    @property
-    def cached(self) -> int:
-        return self.http.cached
-
-    @property
-    def down(self) -> str | None:
-        return self.http.down
+    def parse(self, item: dict[str, Any]) -> FoundWork:
+        return parse_paper(item)
 
 
 def parse_paper(item: dict[str, Any]) -> FoundWork:

@@ -6,11 +6,11 @@ from __future__ import annotations
 import re
 
 from papermind import reports
-from papermind.domain.review import ReportFlag, ReviewReport
+from papermind.domain.review import ReviewReport
 from papermind.llm.testing import fake_gateway
 from papermind.workflows.review.render import evidence_of, to_html, to_json, to_markdown
 from papermind.workflows.review.report import build_report
-from tests.support.review_script import run_review, script
+from tests.support.review_script import run_review, script, with_lost_comment
 from tests.workflows.review.paperkit import build_paper
 
 
@@ -75,15 +75,7 @@ async def test_verified_means_found_and_supported() -> None:
 
 async def test_a_comment_says_its_status_once_and_each_flag_kind_once() -> None:
     report = await _report()
-    first = report.comments[0]
-    lost = {"quote": "", "cited": "see above", "claim": first.content, "found": False,
-            "anchor": None, "method": "lines", "reasons": ["no line ids in 'see above'"],
-            "support": {"verdict": "unchecked", "by": "", "reason": ""}, "notes": []}
-    flags = [ReportFlag(kind="unresolved_reference", message=f"cites 'Work {n}'",
-                        message_id=first.message_id) for n in range(3)]
-    bad = first.model_copy(update={"found": False, "verified": False, "support": "unchecked",
-                                   "evidence": [lost], "flags": flags, "label": "Bad comment"})
-    report = report.model_copy(update={"comments": [bad, *report.comments[1:]]})
+    report = with_lost_comment(report, "Bad comment")
     md, html = to_markdown(report), to_html(report)
     block = md.split("**Bad comment**")[1].split("\n- **")[0]
     assert block.count("not verified") == 1 and "NOT FOUND" not in block.split("details:")[0]
