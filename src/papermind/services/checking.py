@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 FAIL_LEVELS = ("none", "low", "medium", "high")
 ReferenceCheck = Callable[[Paper], ReferencesReport]
 """Checks a paper's bibliography against the scholarly sources (sends lookups)."""
-PROJECT_OFFLINE_NOTE = ("the bibliography of a LaTeX project is checked against the scholarly "
+PROJECT_ONLINE_NOTE = ("the bibliography of a LaTeX project is checked against the scholarly "
                         "sources on the compiled PDF (papermind check main.pdf --online)")
 
 
@@ -61,7 +61,7 @@ def check_target(library: Callable[[], LibraryService], target: str, *,
             raise InputError(f"no such file: {target}")
         report = check_project(read_project(path), options)
         return report if references is None else \
-            report.model_copy(update={"notes": [*report.notes, PROJECT_OFFLINE_NOTE]})
+            report.model_copy(update={"notes": [*report.notes, PROJECT_ONLINE_NOTE]})
     return _check(load_paper(library(), target), options, references)
 
 
