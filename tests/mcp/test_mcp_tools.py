@@ -25,6 +25,7 @@ from tests.mcp.test_mcp_server import OLID
 from tests.support.cli import CliRunner
 from tests.workflows.deep_qa.fakes import judge
 
+DRAFT = Path(__file__).parents[1] / "grounding" / "check_fixtures" / "draft.md"
 ENDPOINT = EndpointSettings(base_url="http://127.0.0.1:9/v1", model="unused")
 
 
@@ -148,3 +149,46 @@ def test_without_the_sdk_the_command_says_which_extra_to_install(tmp_path: Path)
                          timeout=120, env=server_env(tmp_path / "home"))
     assert run.returncode == 4
     assert "the MCP SDK is not installed (pip install 'papermind[mcp]')" in run.stderr
+
+
+async def test_check_paper_gives_findings_with_pages_lines_and_the_papers_text(
+        tmp_path: Path) -> None:
+    async with session(tmp_path / "home", model=False) as client:
+        added = data(await client.call_tool("add_paper", {"path_or_identifier": str(DRAFT)}))
+        paper_id = added["paper_id"]
+        result = await client.call_tool("check_paper", {"paper_id": paper_id[:10]})
+        blind = data(await client.call_tool("check_paper", {
+            "paper_id": paper_id, "venue": "acl", "anonymous": True}))
+        bad_venue = await client.call_tool("check_paper", {"paper_id": paper_id,
+                                                           "venue": "nowhere"})
+        gone = await client.call_tool("check_paper", {"paper_id": "feedface00"})
+    out = data(result)
+    assert out["paper_id"] == paper_id and not out["anonymous"] and not out["truncated"]
+    missing = next(f for f in out["findings"] if f["kind"] == "citation_without_entry")
+    spot = missing["passage"]
+    assert (spot["paper_id"], spot["page"], spot["line_start"]) == (paper_id, 1, 13)
+    assert "Vellacott" in spot["text"] and missing["severity"] == "high"
+    assert "p. 1, l. 13  citation_without_entry" in text(result)
+    assert out["counts"]["high"] >= 3 and out["findings"][0]["severity"] == "high"
+    assert not any(f["aspect"] == "anonymity" for f in out["findings"])
+    assert blind["venue"] == "acl" and any(f["kind"] == "self_identifying"
+                                           for f in blind["findings"])
+    assert bad_venue.is_error and "bad input: unknown venue" in text(bad_venue)
+    assert gone.is_error and "not found: no paper" in text(gone)
+
+
+def test_a_long_check_is_cut_to_the_budget(tmp_path: Path) -> None:
+    from papermind.domain import Anchor
+    from papermind.domain.check import CheckFinding, CheckReport
+    from papermind.mcp.runtime import Runtime
+    from papermind.mcp.views import check_out
+
+    finding = CheckFinding(kind="acronym_undefined", severity="low", aspect="presentation",
+                           message="XYZ is used before it is defined " * 20, text="t " * 500,
+                           anchor=Anchor(paper_id="f" * 64, page=1, line_start=2, line_end=2))
+    report = CheckReport(paper_id="f" * 64, findings=[finding] * 200)
+    rt = Runtime(Settings(home=tmp_path, mcp=McpSettings(max_result_chars=5000)))
+    out = check_out(rt, report)
+    assert len(out.model_dump_json()) <= 5000 and out.truncated
+    assert 0 < len(out.findings) < 200 and out.counts["low"] == 200
+    assert out.findings[0].passage is not None and len(out.findings[0].passage.text) <= 400

@@ -21,7 +21,7 @@ from papermind.api.schemas import (
     Verification,
 )
 from papermind.errors import IngestError
-from papermind.services.checking import check_stored_json
+from papermind.services.checking import check_stored_json, scholarly_check
 from papermind.services.uploads import read_limited, safe_name, sniff
 from papermind.services.verification import verify, verify_json
 
@@ -104,7 +104,11 @@ async def check_paper(paper_id: str, container: ContainerDep,
                       venue: str | None = Query(None, max_length=40,
                                                 description="neurips, iclr, acl..."),
                       anonymous: bool = Query(False, description="double-blind checks too"),
+                      online: bool = Query(False, description="also check the bibliography "
+                                           "against the scholarly sources (on anyway when "
+                                           "scholar.enabled)"),
                       ) -> CheckResult:
     paper = container.library.show(paper_id).paper
-    result = await run_in_threadpool(check_stored_json, paper, venue=venue, anonymous=anonymous)
+    result = await run_in_threadpool(check_stored_json, paper, venue=venue, anonymous=anonymous,
+                                     references=scholarly_check(container, online))
     return CheckResult.model_validate(result)

@@ -1,6 +1,7 @@
-"""`papermind check PAPER [--json] [--venue NAME] [--anonymous] [--fail-on LEVEL]`: the
-model-free pre-submission check of a stored paper, a PDF / .txt / .md file, or a LaTeX
-project (a folder with main.tex, or the main .tex). No model, no network."""
+"""`papermind check PAPER [--json] [--venue NAME] [--anonymous] [--fail-on LEVEL] [--online]`:
+the model-free pre-submission check of a stored paper, a PDF / .txt / .md file, or a LaTeX
+project (a folder with main.tex, or the main .tex). No model; no network unless --online
+(or scholar.enabled): then the bibliography is also checked against the scholarly sources."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from papermind.cli.context import container, state, wants_json
-from papermind.cli.options import JsonFlag
+from papermind.cli.options import JsonFlag, Online
 from papermind.errors import InputError
 
 if TYPE_CHECKING:
@@ -37,16 +38,21 @@ def check(
     fail_on: Annotated[str, typer.Option(
         "--fail-on", metavar="LEVEL",
         help="Exit 1 when a finding is at this severity or above: high, medium, low or none.")] = "none",
+    online: Online = False,
     as_json: JsonFlag = False,
 ) -> None:
     """Check a paper before submission, by code alone: numbers vs tables, citations and
     bibliography, references to tables/figures/sections, instructions to reviewers,
-    acronyms (and anonymity, venue requirements)."""
-    from papermind.services.checking import FAIL_LEVELS, check_target
+    acronyms (and anonymity, venue requirements).
+
+    With --online (or scholar.enabled) the bibliography is also checked against the
+    scholarly sources: entries not found, with a wrong field, or retracted."""
+    from papermind.services.checking import FAIL_LEVELS, check_target, scholarly_check
 
     if fail_on not in FAIL_LEVELS:
         raise InputError(f"--fail-on must be one of {', '.join(FAIL_LEVELS)}, not {fail_on!r}")
-    report = check_target(lambda: container(ctx).library, paper, venue=venue, anonymous=anonymous)
+    report = check_target(lambda: container(ctx).library, paper, venue=venue, anonymous=anonymous,
+                          references=scholarly_check(container(ctx), online))
     if wants_json(ctx, as_json):
         from papermind.reports.check import check_json
 

@@ -1,4 +1,5 @@
-"""Tools over the stored library: search, list, outline, exact lines, quotes, claims, add.
+"""Tools over the stored library: search, list, outline, exact lines, quotes, claims, the
+pre-submission check, add.
 
 Each tool is a method: arguments with a described schema (their bounds are the request
 limits), one service call in a worker thread, and a result whose texts fit
@@ -17,6 +18,7 @@ from papermind.mcp import views
 from papermind.mcp.errors import tool_errors
 from papermind.mcp.results import (
     Added,
+    CheckOut,
     Cursor,
     LineOut,
     LinesResult,
@@ -54,9 +56,15 @@ PageNo = Annotated[int, Field(ge=1, le=100_000, description="1-based page")]
 FirstLine = Annotated[int, Field(ge=1, le=100_000, description="first line (1-based)")]
 LastLine = Annotated[int | None, Field(default=None, ge=1, le=100_000,
                                        description="last line; default: the page's last line")]
+Venue = Annotated[str | None, Field(default=None, max_length=40, description="also check this "
+                                   "venue's required parts and page limit: neurips, iclr, acl")]
+Anonymous = Annotated[bool, Field(description="double-blind: also flag self-identifying "
+                                  "citations, acknowledgements, author names, own repositories")]
 FilePath = Annotated[str, Field(min_length=1, max_length=4096, description="absolute path of a "
                                 ".pdf, .txt or .md file on this machine")]
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+MAY_ASK_SOURCES = ToolAnnotations(read_only_hint=True, open_world_hint=True)
+"""Read-only, but asks the scholarly sources when scholar.enabled is set."""
 ADDS = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True,
                        open_world_hint=False)
 ADD_SUFFIXES = (".pdf", ".txt", ".md")
@@ -197,6 +205,23 @@ class LibraryTools:
         return views.reply(out, text)
 
     @tool_errors
+    async def check_paper(self, paper_id: PaperId, venue: Venue = None,
+                          anonymous: Anonymous = False) -> Annotated[CallToolResult, CheckOut]:
+        """The model-free pre-submission check of a stored paper: numbers vs tables,
+        citations and bibliography, references to tables/figures/sections, instructions to
+        reviewers, acronyms (anonymity and venue on request); each finding with its page,
+        lines and the paper's text there. The bibliography is also checked against the
+        scholarly sources only when scholar.enabled is set."""
+        from papermind.services.checking import check_stored, scholarly_check
+
+        rt, box = self.rt, self.rt.container
+        report = await rt.call(lambda: check_stored(
+            box.library.show(paper_id).paper, venue=venue, anonymous=anonymous,
+            references=scholarly_check(box, online=False)))
+        out = views.check_out(rt, report)
+        return views.reply(out, views.check_text(out))
+
+    @tool_errors
     async def add_paper(self, path_or_identifier: FilePath) -> Annotated[CallToolResult, Added]:
         """Add one paper file to the library (as `papermind add` would); returns what was
         stored (id, title, pages), never the file's content."""
@@ -218,6 +243,6 @@ class LibraryTools:
 
     TOOLS = {search_library: READ_ONLY, list_papers: READ_ONLY, get_paper: READ_ONLY,
              read_lines: READ_ONLY, locate_quote: READ_ONLY, verify_claim: READ_ONLY,
-             add_paper: ADDS}
+             check_paper: MAY_ASK_SOURCES, add_paper: ADDS}
     """Each tool (a method) and its MCP annotations."""
 

@@ -152,6 +152,29 @@ class Added(BaseModel):
     version_of: str | None = Field(description="the stored paper this is a new version of")
 
 
+class CheckItem(BaseModel):
+    kind: str = Field(description="the check's name, e.g. 'citation_without_entry'")
+    severity: Literal["high", "medium", "low"]
+    aspect: str = Field(description="soundness, citations, presentation, integrity, "
+                        "anonymity or venue")
+    message: str = Field(description="what is wrong, in one sentence")
+    fix: str = Field(description="a suggested fix; empty when none is obvious")
+    passage: Passage | None = Field(description="page and lines in the paper with the paper's "
+                                    "text there; null for a finding about the whole paper")
+
+
+class CheckOut(BaseModel):
+    paper_id: str
+    title: str
+    venue: str | None = Field(description="the venue whose requirements were checked")
+    anonymous: bool = Field(description="whether double-blind checks ran")
+    counts: dict[str, int] = Field(description="findings per severity (all of them)")
+    findings: list[CheckItem] = Field(description="most severe first")
+    notes: list[str] = Field(description="what was not checked and why")
+    truncated: bool = Field(description="true when findings were left out to fit the budget "
+                            "(the least severe go first)")
+
+
 class JobOut(BaseModel):
     job_id: str
     kind: str

@@ -9,6 +9,8 @@ from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel
 
 from papermind.mcp.results import (
+    CheckItem,
+    CheckOut,
     EquationEntry,
     Hit,
     OutlineEntry,
@@ -21,6 +23,7 @@ from papermind.mcp.results import (
 
 if TYPE_CHECKING:
     from papermind.domain import Anchor, Paper, SearchHit
+    from papermind.domain.check import CheckReport
     from papermind.library.papers import PaperRecord
     from papermind.mcp.runtime import Runtime
 
@@ -28,6 +31,8 @@ MAX_AUTHORS = 10
 MAX_ENTRIES = 200
 """Outline headings, tables and equations listed at most (each list)."""
 EQUATION_CHARS = 200
+FINDING_CHARS = 400
+"""The paper's text shown with one check finding, at most."""
 
 
 def reply(result: BaseModel, text: str) -> CallToolResult:
@@ -108,3 +113,30 @@ def outline_text(info: PaperInfo) -> str:
                 f"(p. {s.page}, l. {s.line})" for s in info.outline]
     extra = [f"{len(info.tables)} tables, {len(info.equations)} equations"]
     return "\n".join([head, *sections, *extra])
+
+
+def check_out(rt: Runtime, report: CheckReport) -> CheckOut:
+    """A check report within the budget: each finding's text cut, then the least severe
+    findings left out until the whole fits."""
+    items = [CheckItem(kind=f.kind, severity=f.severity, aspect=f.aspect,
+                       message=cut(f.message, FINDING_CHARS), fix=cut(f.fix, FINDING_CHARS),
+                       passage=None if f.anchor is None else passage(
+                           rt, f.anchor, f.text, FINDING_CHARS, report.paper_id))
+             for f in report.findings]
+    out = CheckOut(paper_id=report.paper_id, title=report.title, venue=report.venue,
+                   anonymous=report.anonymous, counts=report.counts(), findings=items,
+                   notes=[cut(n, FINDING_CHARS) for n in report.notes], truncated=False)
+    while len(out.model_dump_json()) > rt.limit and out.findings:
+        out = out.model_copy(update={"findings": out.findings[:len(out.findings) * 3 // 4],
+                                     "truncated": True})
+    return out
+
+
+def check_text(out: CheckOut) -> str:
+    """One line per finding: severity, where, kind, message."""
+    head = (f"{out.title or out.paper_id[:12]}: {sum(out.counts.values())} findings "
+            f"({out.counts['high']} high, {out.counts['medium']} medium, {out.counts['low']} low)")
+    rows = [f"{f.severity:6} {where(f.passage) if f.passage else '-'}  {f.kind}: {f.message}"
+            for f in out.findings]
+    more = ["(more findings left out to fit the budget)"] if out.truncated else []
+    return "\n".join([head, *rows, *more, *(f"note: {n}" for n in out.notes)])

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from papermind.domain.check import SEVERITY_RANK, CheckFinding, CheckReport, LatexProject
 from papermind.domain.paper import Paper
+from papermind.domain.scholar import ReferencesReport
 from papermind.grounding.paper_check.acronyms import acronym_findings
 from papermind.grounding.paper_check.anonymity import anonymity_findings
 from papermind.grounding.paper_check.bibliography import before_bibliography, citation_findings
@@ -21,6 +22,7 @@ from papermind.grounding.paper_check.latex import (
     latex_findings,
 )
 from papermind.grounding.paper_check.numbers import number_check_findings
+from papermind.grounding.paper_check.scholarly import scholarly_findings
 from papermind.grounding.paper_check.spots import Spot, paper_spots
 from papermind.grounding.paper_check.venues import (
     Venue,
@@ -34,12 +36,14 @@ __all__ = ["CheckOptions", "check_paper", "check_project", "venues"]
 
 @dataclass(frozen=True)
 class CheckOptions:
-    """How to check: the venue's requirements (None: none), double-blind or not, and the
-    predicate that says a line addresses a reviewer or model (ingestion's)."""
+    """How to check: the venue's requirements (None: none), double-blind or not, the
+    predicate that says a line addresses a reviewer or model (ingestion's), and the
+    bibliography's check against the scholarly sources (None: offline, not checked)."""
 
     addresses: Callable[[str], bool]
     venue: Venue | None = None
     anonymous: bool = False
+    scholarly: ReferencesReport | None = None
 
 
 def check_paper(paper: Paper, options: CheckOptions) -> CheckReport:
@@ -54,6 +58,10 @@ def check_paper(paper: Paper, options: CheckOptions) -> CheckReport:
         limit, note = page_limit_findings(options.venue, paper)
         found += limit
         notes += [note] if note else []
+    if options.scholarly is not None:
+        online, down = scholarly_findings(paper, options.scholarly)
+        found += online
+        notes += down
     return _report(found, options, notes, paper_id=paper.id, title=paper.title,
                    source_name=paper.source_name)
 
