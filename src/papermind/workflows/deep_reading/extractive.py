@@ -24,6 +24,8 @@ from papermind.workflows.model_output import structured_or_none
 
 EXPLAINER = PromptTemplate.load(Path(__file__).parent / "prompts" / "explainer.md",
                                 {"passage", "what"})
+RETRY = PromptTemplate.load(Path(__file__).parent / "prompts" / "explainer_rewrite.md",
+                            {"passage", "what", "problem"})
 PREFIX = {"method": "M", "derivation": "D", "experiment": "E", "result": "R"}
 WHAT = {"method": "what the method does", "derivation": "what the equation computes",
         "experiment": "how the experiments are set up", "result": "what the result shows"}
@@ -66,9 +68,14 @@ def points_from_passages(passages: list[Passage]) -> list[ReadingPoint]:
 
 
 async def explain(gateway: Gateway, point: ReadingPoint, *, node: str) -> tuple[str, list[str]]:
-    """The model's explanation of ``point``'s passage (raw: the checker checks it)."""
-    messages = EXPLAINER.render(passage=fence_untrusted(point.text, "PASSAGE"),
-                                what=WHAT[point.kind])
+    """The model's explanation of ``point``'s passage (raw: the checker checks it); a second
+    try is told why the first was dropped."""
+    passage = fence_untrusted(point.text, "PASSAGE", preamble=False)
+    problem = point.explanation_note.removeprefix("explanation dropped (").split(
+        "): the passage", 1)[0]
+    messages = (RETRY.render(passage=passage, what=WHAT[point.kind], problem=problem)
+                if problem and not problem.startswith("no explanation") else
+                EXPLAINER.render(passage=passage, what=WHAT[point.kind]))
     output, warnings = await structured_or_none(gateway, "explainer", messages, ExplanationOut,
                                                 node=node, outcome="the passage is shown quoted")
     return (output.explanation.strip() if output else ""), warnings
@@ -93,8 +100,8 @@ async def explain_all(gateway: Gateway, points: list[ReadingPoint],
     answers = await asyncio.gather(*(one(p) for p in chosen))
     by_id = dict(zip((p.id for p in chosen), answers, strict=True))
     warnings = [w for _, ws in answers for w in ws]
-    out = [p.model_copy(update={"explanation": by_id[p.id][0], "explanation_note": ""})
-           if p.id in by_id else p for p in points]
+    out = [p.model_copy(update={"explanation": by_id[p.id][0]}) if p.id in by_id else p
+           for p in points]
     return out, warnings
 
 
@@ -106,10 +113,11 @@ def checked_explanation(point: ReadingPoint) -> ReadingPoint:
     if not point.explanation:
         return point.model_copy(update={
             "explanation_note": "no explanation was given: the passage is shown quoted"})
-    problems = explanation_problems(point.explanation, point.text)
+    text = _OPENING.sub("", collapse_repeats(point.explanation))
+    problems = explanation_problems(text, f"{point.text} {WHAT[point.kind]}")
     if not problems:
-        text = _OPENING.sub("", collapse_repeats(point.explanation))
-        return point.model_copy(update={"explanation": text[:1].upper() + text[1:]})
+        return point.model_copy(update={"explanation": text[:1].upper() + text[1:],
+                                        "explanation_note": ""})
     return point.model_copy(update={
         "explanation": "", "explanation_note": "explanation dropped (" + "; ".join(problems)
         + "): the passage is shown quoted"})
