@@ -32,6 +32,7 @@ from papermind.config import load_settings  # noqa: E402
 from papermind.domain.reading import ReadingReport  # noqa: E402
 from papermind.grounding.explanations import sentences_of  # noqa: E402
 from papermind.grounding.relatedness import content_keys  # noqa: E402
+from papermind.grounding.text import compact  # noqa: E402
 from papermind.services.container import Container  # noqa: E402
 from papermind.services.reading import read_paper  # noqa: E402
 
@@ -56,10 +57,9 @@ def judge(report: ReadingReport) -> dict[str, object]:
     exceptions = []
     for p in verified:
         anchored = " ".join(e.matched_text for e in p.evidence if e.found)
-        flat = " ".join(anchored.split())
-        own = " ".join(re.sub(r"^\[[^\]]*\]\s*|\s\[Equation[^\]]*\]", " ", p.text).split())
-        if p.source == "extracted" and not all(  # the paper's sentences (labels aside)
-                piece[:40] in flat for piece in own.split(" [")):
+        flat = compact(anchored)  # line breaks, hyphens and spacing aside
+        own = re.sub(r"^\[[^\]]*\]\s*|\s\[Equation[^\]]*\]", " ", p.text)
+        if p.source == "extracted" and compact(own)[:40] not in flat:
             exceptions.append(f"{p.id}: its text is not in the anchored lines")
         if not set(content_keys(p.text)) & set(content_keys(anchored)):
             exceptions.append(f"{p.id}: shares no content word with its lines")
