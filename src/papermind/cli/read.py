@@ -90,7 +90,8 @@ def _print_summary(console: Console, run: ReadingRun) -> None:
         console.print(f"{p.id} [{color}]{escape(point_status(p))}[/] {escape(text)}",
                       highlight=False)
         if p.explanation:
-            console.print(f"    in plain words: {escape(p.explanation)}", highlight=False)
+            console.print(f"    in plain words (model; code checked its words, not its "
+                          f"meaning): {escape(p.explanation)}", highlight=False)
         for e in p.evidence:
             console.print(f"    {escape(reports.text(e, details=False))}", highlight=False,
                           style="dim")

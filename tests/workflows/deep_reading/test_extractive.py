@@ -77,6 +77,8 @@ async def test_offline_points_are_the_papers_text_verified_by_code(paper: Paper)
         # the point's text is in the anchored lines (found by construction)
         assert " ".join(p.text.split())[:40] in " ".join(e.matched_text.split())
         assert p.explanation and not p.explanation_note
+        assert p.verdict_note == "the paper's own sentences at these lines, chosen by code"
+    assert all(e.found for e in result.state["question_sources"])  # cited once, by code
     assert gw.calls_for(role="checker") == []  # the bundled model is not a support judge
     assert "support decided by code only" in " ".join(result.state["rounds"][0].notes)
     assert result.nodes_run == ["context_loader", "deep_reader", "hallucination_checker",

@@ -37,10 +37,10 @@ def _cite(grounder: Grounder, paper: Paper, evidence: Evidence, claim: str) -> E
         *located.notes, "no line ids cited: located by its quote"]})
 
 
-def sentence_anchor(grounder: Grounder, paper: Paper, text: str,
-                    lines: tuple[LineRef, ...]) -> Anchor | None:
-    """Where a sentence code took from the paper is (its lines, checked like any citation)."""
-    return grounder.cite(paper, line_label(lines), text).anchor if lines else None
+def sentence_evidence(grounder: Grounder, paper: Paper, text: str,
+                      lines: tuple[LineRef, ...]) -> Evidence:
+    """A sentence code took from the paper, cited by its lines like any citation."""
+    return grounder.cite(paper, line_label(lines), text) if lines else Evidence(quote=text)
 
 
 def with_table_checks(points: list[ReadingPoint], paper: Paper) -> list[ReadingPoint]:
@@ -90,6 +90,10 @@ def with_verdicts(points: list[ReadingPoint], items: list[SupportItem]) -> list[
     return [_judged(p, list(item.evidence)) for p, item in zip(points, items, strict=True)]
 
 
+EXTRACTED_NOTE = "the paper's own sentences at these lines, chosen by code"
+"""Why an extracted point is verified: what 'the claim restates its lines' means for it."""
+
+
 def _judged(point: ReadingPoint, evidence: list[Evidence]) -> ReadingPoint:
     verdict: Verdict
     found = [e for e in evidence if e.found]
@@ -102,6 +106,8 @@ def _judged(point: ReadingPoint, evidence: list[Evidence]) -> ReadingPoint:
         verdict = claim_support(found)
         deciding = next((e for e in found if e.support.verdict == verdict), found[0])
         note, by = deciding.support.reason, deciding.support.by
+        if point.source == "extracted" and verdict == "supported" and by == "code":
+            note = EXTRACTED_NOTE
     return point.model_copy(update={"evidence": evidence, "verdict": verdict,
                                     "verdict_note": note, "verdict_by": by,
                                     "verified": bool(found) and verdict == "supported"})

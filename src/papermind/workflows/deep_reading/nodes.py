@@ -58,10 +58,13 @@ async def load_context(state: ReadingState, runtime: Runtime[ReadingContext]) ->
     ctx, started = runtime.context, _now()
     ctx.announce("context_loader")
     paper = ctx.papers.get(state["paper_id"])
+    selection = select(paper, per_part=ctx.max_points, questions=ctx.max_questions)
+    found = [checking.sentence_evidence(ctx.grounder, paper, q.text, q.lines)
+             for q in selection.questions]
     common: Update = {"title": paper.title, "max_rewrites": ctx.max_rewrites, "rewrites": 0,
-                      "checked": False, "extractive": ctx.extractive}
+                      "checked": False, "extractive": ctx.extractive,
+                      "question_sources": [e for e in found if e.found]}
     if ctx.extractive:
-        selection = select(paper, per_part=ctx.max_points, questions=ctx.max_questions)
         taken: dict[str, int] = {}
         for passage in selection.passages:
             taken[passage.section] = taken.get(passage.section, 0) + 1
@@ -72,6 +75,7 @@ async def load_context(state: ReadingState, runtime: Runtime[ReadingContext]) ->
             f"{sum(selection.sections.values())} sentences of {len(sections)} sections; the "
             "model explains each passage"])
         return {**common, "context_chunks": [], "context_info": info,
+                "passages": extractive.points_from_passages(selection.passages),
                 "history": _history("context_loader", started, info.notes[0])}
     chunks, info = build_context(paper, ctx.context_budget, ctx.grounder.numbered_text,
                                  ctx.count_tokens)
@@ -115,10 +119,7 @@ async def _explain(state: ReadingState, ctx: ReadingContext,
         points = state.get("points", [])
         return await extractive.explain_all(ctx.gateway, points,
                                             extractive.failed_explanations(points), done=done)
-    paper = ctx.papers.get(state["paper_id"])
-    selection = select(paper, per_part=ctx.max_points, questions=ctx.max_questions)
-    return await extractive.explain_all(
-        ctx.gateway, extractive.points_from_passages(selection.passages), done=done)
+    return await extractive.explain_all(ctx.gateway, state.get("passages", []), done=done)
 
 
 async def _analyse(state: ReadingState, ctx: ReadingContext,
@@ -215,12 +216,8 @@ async def ask_questions(state: ReadingState, runtime: Runtime[ReadingContext]) -
     about assumptions, limitations and future work; each cites the lines it builds on."""
     ctx, started = runtime.context, _now()
     ctx.announce("questioner")
-    paper = ctx.papers.get(state["paper_id"])
     points = state.get("points", [])
-    found = [(s, checking.sentence_anchor(ctx.grounder, paper, s.text, s.lines))
-             for s in select(paper, per_part=ctx.max_points,
-                             questions=ctx.max_questions).questions]
-    items = questions.sources(points, [(s, a) for s, a in found if a is not None])
+    items = questions.sources(points, state.get("question_sources", []))
     if not items:
         return {"questions": [], "dropped_questions": [],
                 "warnings": ["questioner: nothing verified to build on, so no questions"],

@@ -17,13 +17,12 @@ from pathlib import Path
 
 from pydantic import Field
 
-from papermind.domain import Anchor
+from papermind.domain import Anchor, Evidence
 from papermind.domain.reading import DroppedQuestion, Question, ReadingPoint
 from papermind.grounding.explanations import looks_like_junk, repeats
 from papermind.grounding.relatedness import content_keys
 from papermind.grounding.text import compact, fold, numbers_in
 from papermind.llm import Gateway, PromptTemplate, fence_untrusted
-from papermind.workflows.deep_reading.passages import Sentence
 from papermind.workflows.deep_reading.points import point_id, point_text
 from papermind.workflows.deep_reading.schemas import QuestionerOutput, _Out
 from papermind.workflows.model_output import structured_or_none
@@ -53,11 +52,12 @@ class OneQuestion(_Out):
     question: str = Field(default="", description="one short, specific question")
 
 
-def sources(points: list[ReadingPoint], found: list[tuple[Sentence, Anchor]]) -> list[Source]:
+def sources(points: list[ReadingPoint], found: list[Evidence]) -> list[Source]:
     """Code-found sentences first (L1..), then verified points of each kind in turn."""
+    anchored = [(e.quote, e.anchor) for e in found if e.anchor is not None]
     out = [Source(f"L{n}", "assumption, limitation or future work", "a sentence of the paper "
-                  "about an assumption, a limitation or future work", s.text, (anchor,))
-           for n, (s, anchor) in enumerate(found, 1)]
+                  "about an assumption, a limitation or future work", text, (anchor,))
+           for n, (text, anchor) in enumerate(anchored, 1)]
     verified = [p for p in points if p.verified]
     kinds: dict[str, list[ReadingPoint]] = {}
     for p in verified:

@@ -91,14 +91,18 @@ def _point_md(p: ReadingPoint, t: Translator) -> list[str]:
     return [*out, ""]
 
 
+EXPLAINED = ("the model's words; code checked that they add no number or name and do not copy "
+             "the passage, not that they mean the same")
+"""How an explanation was checked, wherever one is shown."""
+
+
 def _extracted_md(p: ReadingPoint, t: Translator) -> list[str]:
     """A passage code took from the paper: the paper's text, quoted, then the model's
     checked explanation (or why it is shown quoted only)."""
     out = [f"### {p.id} [{t(point_status(p))}]", ""]
     out += [f"> {line}" for line in _e(p.text).splitlines() or [""]] + [""]
     if p.explanation:
-        out.append(f"- **{t('In plain words')}** ({t('model, checked against the passage')}): "
-                   f"{_e(p.explanation)}")
+        out.append(f"- **{t('In plain words')}** ({t(EXPLAINED)}): {_e(p.explanation)}")
     elif p.explanation_note:
         out.append(f"- *{t('Not explained')}: {_e(p.explanation_note)}*")
     details = [("Symbols", "; ".join(p.symbols)), ("Datasets", ", ".join(p.datasets)),
@@ -222,7 +226,7 @@ def _history_md(report: ReadingReport) -> list[str]:
 def _values(report: ReadingReport) -> dict[str, Any]:
     return {"r": report, "sections": SECTIONS, "demo_label": reports.DEMO_LABEL,
             "point_status": point_status, "support_by": support_by(report),
-            "context_head": context_head(report)}
+            "context_head": context_head(report), "explained": EXPLAINED}
 
 
 def to_html(report: ReadingReport) -> str:

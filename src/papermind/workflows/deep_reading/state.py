@@ -5,6 +5,7 @@ from __future__ import annotations
 import operator
 from typing import Annotated, TypedDict
 
+from papermind.domain import Evidence
 from papermind.domain.reading import (
     CheckRound,
     ContextInfo,
@@ -30,6 +31,10 @@ class ReadingState(TypedDict, total=False):
     title: str
     extractive: bool
     context_chunks: list[str]
+    passages: list[ReadingPoint]
+    """Extractive reading: the points code made from its passages, not yet explained."""
+    question_sources: list[Evidence]
+    """Sentences code found about assumptions, limitations and future work, cited."""
     context_info: ContextInfo
     max_rewrites: int
     points: list[ReadingPoint]
