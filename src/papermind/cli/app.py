@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import inspect
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -64,8 +65,24 @@ def root(
     ctx.obj = CliState(home=home, as_json=as_json)
 
 
+def one_line_summaries(typer_app: typer.Typer) -> None:
+    """Give every command, in every group, its help's first paragraph on one line as its summary.
+
+    Typer's rich help keeps a docstring's line breaks in the command list, so a docstring
+    wrapped in the source came out broken mid-sentence ('checked against the / paper's text').
+    """
+    for info in typer_app.registered_commands:
+        if info.short_help is None:
+            text = info.help or inspect.getdoc(info.callback) or ""
+            info.short_help = " ".join(text.split("\n\n")[0].split())
+    for group in typer_app.registered_groups:
+        if group.typer_instance is not None:
+            one_line_summaries(group.typer_instance)
+
+
 for _module in COMMAND_MODULES:
     importlib.import_module(_module).register(app)
+one_line_summaries(app)
 
 
 def main() -> None:
