@@ -70,10 +70,10 @@ def model_of(annotation: Any) -> tuple[type[BaseModel] | None, bool]:
 
 def type_name(annotation: Any) -> str:
     origin, args = get_origin(annotation), get_args(annotation)
-    if origin is Literal:
-        return " | ".join(repr(a) for a in args)
+    if origin is Literal:  # no '|': a Markdown table cell would show it escaped
+        return ", ".join(repr(a) for a in args)
     if origin in (Union, types.UnionType):
-        return " | ".join(type_name(a) for a in args)
+        return " or ".join(type_name(a) for a in args)
     if origin is not None:
         inner = ", ".join("..." if a is Ellipsis else type_name(a) for a in args)
         return f"{getattr(origin, '__name__', str(origin))}[{inner}]"
