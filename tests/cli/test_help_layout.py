@@ -1,4 +1,4 @@
-"""`--help` command lists: every summary is whole and wrapped only where the column is full."""
+"""`--help` pages: command summaries are whole, and no text is wrapped before its line is full."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from tests.support.cli import CliRunner
 
 ROOT: Any = typer.main.get_command(app)
 GROUPS: list[list[str]] = [[]] + [[name] for name, cmd in sorted(ROOT.commands.items()) if getattr(cmd, "commands", None)]
+COMMANDS = [[name] for name in sorted(ROOT.commands)] + [
+    [group[0], name] for group in GROUPS[1:] for name in sorted(ROOT.commands[group[0]].commands)]
 ROW = re.compile(r"^│ (\S+)?\s+(.*?)\s*│$")
 
 
@@ -30,6 +32,15 @@ def command_rows(help_text: str) -> dict[str, list[str]]:
             rows[name] = []
         rows[name].append(match.group(2))
     return rows
+
+
+def assert_full_lines(lines: list[str], width: int, what: str) -> None:
+    """Each line but the last of a wrapped paragraph had no room for the next line's first word."""
+    for line, following in zip(lines, lines[1:], strict=False):
+        room = width - len(line) - 1
+        assert len(following.split()[0]) > room, (
+            f"{what} breaks after {line!r} though {following.split()[0]!r} fits: "
+            "a line break inside a paragraph of its docstring?")
 
 
 def summary(command: Any) -> str:
@@ -52,8 +63,22 @@ def test_command_summaries_are_whole_and_not_broken_early(
         start = next(line.index(lines[0]) for line in result.out.splitlines()
                      if line.startswith(f"│ {name} "))
         width = panel_width - start - 2  # the column ends one space before the right border
-        for line, following in zip(lines, lines[1:], strict=False):
-            room = width - len(line) - 1
-            assert len(following.split()[0]) > room, (
-                f"`{name}` summary breaks after {line!r} though {following.split()[0]!r} fits: "
-                "a line break in its docstring's first paragraph?")
+        assert_full_lines(lines, width, f"`{name}` summary")
+
+
+@pytest.mark.parametrize("argv", COMMANDS, ids=" ".join)
+def test_command_help_paragraphs_wrap_only_when_full(
+        argv: list[str], cli: CliRunner, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "70")
+    result = cli(*argv, "--help")
+    assert result.code == 0
+    prose = result.out.split("╭", 1)[0].split("Usage:", 1)[1].splitlines()[1:]
+    paragraphs: list[list[str]] = [[]]
+    for line in prose:
+        if line.strip():
+            paragraphs[-1].append(line.strip())
+        elif paragraphs[-1]:
+            paragraphs.append([])
+    assert paragraphs[0], f"`papermind {' '.join(argv)} --help` shows no description"
+    for lines in paragraphs:
+        assert_full_lines(lines, 70 - 2, f"`papermind {' '.join(argv)} --help`")

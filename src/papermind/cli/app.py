@@ -65,24 +65,29 @@ def root(
     ctx.obj = CliState(home=home, as_json=as_json)
 
 
-def one_line_summaries(typer_app: typer.Typer) -> None:
-    """Give every command, in every group, its help's first paragraph on one line as its summary.
+def reflow_help(typer_app: typer.Typer) -> None:
+    """Give every command, in every group, its docstring as paragraphs of one line each.
 
-    Typer's rich help keeps a docstring's line breaks in the command list, so a docstring
-    wrapped in the source came out broken mid-sentence ('checked against the / paper's text').
+    Typer's rich help keeps a docstring's source line breaks, so a docstring wrapped at 90
+    columns came out broken mid-sentence ('checked against the / paper's text') in the command
+    list and on narrow terminals. One line per paragraph lets the terminal wrap it; the first
+    paragraph is the summary the command list shows. A paragraph starting with click's
+    no-rewrap marker (\\b) is left as written.
     """
     for info in typer_app.registered_commands:
+        text = info.help or inspect.getdoc(info.callback) or ""
+        paragraphs = [p if p.startswith("\b") else " ".join(p.split()) for p in text.split("\n\n")]
+        info.help = "\n\n".join(paragraphs)
         if info.short_help is None:
-            text = info.help or inspect.getdoc(info.callback) or ""
-            info.short_help = " ".join(text.split("\n\n")[0].split())
+            info.short_help = paragraphs[0]
     for group in typer_app.registered_groups:
         if group.typer_instance is not None:
-            one_line_summaries(group.typer_instance)
+            reflow_help(group.typer_instance)
 
 
 for _module in COMMAND_MODULES:
     importlib.import_module(_module).register(app)
-one_line_summaries(app)
+reflow_help(app)
 
 
 def main() -> None:
