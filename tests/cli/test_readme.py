@@ -178,3 +178,10 @@ def test_readme_tour_output_is_real(cli: CliRunner, monkeypatch: pytest.MonkeyPa
         assert result.code == 0, f"`papermind {' '.join(argv)}` failed: {result.err}"
         assert " ".join(shown.split()) in " ".join(result.out.split()), (
             f"README shows {shown!r} under `papermind {' '.join(argv)}`; it printed:\n{result.out}")
+
+
+def test_readme_links_point_at_files_in_the_repository() -> None:
+    targets = re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", README)
+    assert targets
+    missing = [t for t in targets if not (REPO / t).exists()]
+    assert not missing, f"README links to files that do not exist: {missing}"
