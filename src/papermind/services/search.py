@@ -88,10 +88,13 @@ def build_reranker(settings: Settings, db: SqlDatabase | None = None,
     """A cross-encoder when one is configured, else the LLM reranker as
     ``build_llm_reranker`` decides (on the process's gateway when ``gateway`` gives it, so
     limits, cache and usage are shared). For a bare ``SearchIndex`` (benchmarks)."""
-    from papermind.llm import build_gateway
+    def own_gateway() -> Gateway:
+        from papermind.llm import build_gateway
+
+        return build_gateway(settings.llm, db=db)
 
     return build_cross_encoder(settings.search) or build_llm_reranker(
-        settings, gateway or (lambda: build_gateway(settings.llm, db=db)))
+        settings, gateway or own_gateway)
 
 
 def build_search_index(settings: Settings, db: SqlDatabase) -> SearchIndex:
