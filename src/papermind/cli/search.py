@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # the domain (pydantic) and search stack load when a command 
 
     from papermind.domain import SearchHit
     from papermind.library.embedding_cache import EmbedProgress
+    from papermind.services.search import Reranking
 
 SEARCH_MODES = ("bm25", "dense", "hybrid")
 """domain.SearchMode, spelled out so --help imports no pydantic (a test keeps them equal)."""
@@ -56,9 +57,12 @@ def search(
     if bad:
         raise InputError(f"unknown section kind {bad[0]!r} (use {', '.join(SECTION_KINDS)})")
     box = container(ctx)
-    hits = box.search.search(
+    found = box.search.search_reranked(
         query, paper_ids=selected_papers(ctx, paper, tag, collection), mode=mode, k=k or box.settings.search.default_k,  # type: ignore[arg-type]
         section_kinds=section or None, year_min=year_min, year_max=year_max)  # type: ignore[arg-type]
+    hits = found.hits
+    if found.model:  # on stderr: the JSON on stdout keeps its shape
+        state(ctx).err.print(rerank_note(found))
     if wants_json(ctx, as_json):
         state(ctx).emit_json([hit_json(h) for h in hits])
     elif not hits:
@@ -80,6 +84,16 @@ def reindex(
     else:
         state(ctx).console.print(f"reindexed {result.papers} papers: {result.chunks} chunks, "
                                  f"{result.embedded} newly embedded")
+
+
+def rerank_note(found: Reranking) -> str:
+    """One line on what the LLM reranker did and cost (or why the fusion order stands)."""
+    if found.warning:
+        return f"warning: {found.warning}"
+    if found.cached:
+        return f"reranked by {found.model} (cached: no tokens)"
+    return (f"reranked by {found.model}: {found.tokens_in} tokens in, {found.tokens_out} out"
+            f", ${found.cost_usd:.4f}")
 
 
 def hit_json(hit: SearchHit) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""The reranking stage: an interface, and a cross-encoder hook for a user-installed model.
+"""The reranking stage: an interface, its result with cost, and a cross-encoder hook for a
+user-installed model.
 
 The LLM reranker (through the provider layer) lives in ``services/rerank.py``. No
 cross-encoder ships offline, so ``CrossEncoderReranker`` takes either a scoring function or
@@ -8,6 +9,7 @@ the paths of an ONNX sequence-classification model and its tokenizer that the us
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -18,6 +20,31 @@ from papermind.errors import ConfigError
 
 PairScorer = Callable[[str, Sequence[str]], Sequence[float]]
 """``score(query, passages) -> relevance`` (higher is more relevant)."""
+
+
+@dataclass(frozen=True)
+class Reranking:
+    """Hits, best first, and what reranking them cost (``model`` empty: no model call)."""
+
+    hits: list[SearchHit]
+    model: str = ""
+    tokens_in: int = 0
+    tokens_out: int = 0
+    cost_usd: float = 0.0
+    cached: bool = False
+    """Whether the reply came from the response cache (no tokens spent)."""
+    warning: str = ""
+    """Why the first-stage order was kept although a model was asked ("" when not)."""
+
+    @property
+    def reranked(self) -> bool:
+        return bool(self.model) and not self.warning
+
+    def summary(self) -> dict[str, Any]:
+        """What a search response reports: the model, tokens, cost and any warning."""
+        return {"model": self.model, "reranked": self.reranked, "tokens_in": self.tokens_in,
+                "tokens_out": self.tokens_out, "cost_usd": round(self.cost_usd, 6),
+                "cached": self.cached, "warning": self.warning}
 
 
 class Reranker(Protocol):

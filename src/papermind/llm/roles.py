@@ -36,11 +36,13 @@ _CATALOGUE: dict[str, RoleSpec] = {spec.name: spec for spec in (
     RoleSpec("commenter", "reviewer", 0.2, max_tokens=80),
     RoleSpec("planner", "default", 0.3),
     RoleSpec("answerer", "planner", 0.2),
-    RoleSpec("reranker", "planner", 0.0),
+    RoleSpec("reranker", "checker", 0.0, max_tokens=768),
 )}
 """The roles of the reading, QA and search code; the review panel registers its own
 (``papermind.workflows.review.panel``). A role without its own settings inherits its
-parent's; every chain ends at 'default'."""
+parent's; every chain ends at 'default'. The search 'reranker' judges relevance, so it
+inherits the checker's model (``llm.roles.reranker`` gives it its own); its output is one
+short score per passage, hence its seed cap."""
 
 
 def register_roles(*specs: RoleSpec) -> None:

@@ -99,13 +99,15 @@ class Container:
         """BM25 + dense index over the library's chunks (imported lazily: numpy, onnx)."""
         from papermind.services.search import build_search_index
 
-        return build_search_index(self.settings, self.db, gateway=lambda: self.gateway)
+        return build_search_index(self.settings, self.db)
 
     @cached_property
     def search(self) -> SearchService:
-        from papermind.services.search import SearchService
+        """Search, reranked by the 'reranker' role when it runs on a configured endpoint."""
+        from papermind.services.search import SearchService, build_llm_reranker
 
-        return SearchService(self.search_index, self.papers, superseded=self.catalog.superseded)
+        return SearchService(self.search_index, self.papers, superseded=self.catalog.superseded,
+                             reranker=build_llm_reranker(self.settings, lambda: self.gateway))
 
     @cached_property
     def indexer(self) -> Indexer:

@@ -17,13 +17,14 @@ from typing import TYPE_CHECKING, Any
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from papermind.config import WorkflowSettings
-from papermind.domain import Paper
+from papermind.domain import Paper, SearchHit
 from papermind.domain.answer import QAKind, QAReport, Turn
 from papermind.domain.job import MAX_QUESTION_CHARS
 from papermind.errors import InputError
 from papermind.llm import Gateway
 from papermind.services.language import output_language
 from papermind.services.report_files import write_reports
+from papermind.services.rerank import LLMReranker
 from papermind.services.runner import run_graph
 from papermind.services.workflow_runs import (
     ProgressCallback,
@@ -33,7 +34,13 @@ from papermind.services.workflow_runs import (
     usage_summary,
 )
 from papermind.workflows.cited_qa.graph import build_graph as build_cited_graph
-from papermind.workflows.deep_qa.context import CatalogEntry, QAContext, Reranker, WebSearch
+from papermind.workflows.deep_qa.context import (
+    CatalogEntry,
+    QAContext,
+    Reranked,
+    Reranker,
+    WebSearch,
+)
 from papermind.workflows.deep_qa.graph import build_graph as build_deep_graph
 from papermind.workflows.deep_qa.report import assemble_report
 from papermind.workflows.ports import Grounder, PaperSource, Retriever
@@ -56,6 +63,22 @@ class CachedPapers:
         if paper_id not in self._papers:
             self._papers[paper_id] = self._source.get(paper_id)
         return self._papers[paper_id]
+
+
+class QAReranker:
+    """The QA workflows' reranker port over an LLM reranker: awaited on the graph's loop, on
+    the job's gateway (so its tokens are the job's), saying when the search order was kept."""
+
+    def __init__(self, reranker: LLMReranker) -> None:
+        self.reranker = reranker
+
+    async def rerank(self, query: str, hits: Sequence[SearchHit], k: int) -> Reranked:
+        result = await self.reranker.areranking(query, hits, k)
+        if not result.model:
+            return Reranked(result.hits, "search score (no reranker model)")
+        if result.warning:
+            return Reranked(result.hits, f"search score: {result.warning}")
+        return Reranked(result.hits, f"reranker {result.model}")
 
 
 @dataclass
@@ -91,7 +114,8 @@ def qa_parts(container: Container, gateway: Gateway | None = None, *,
     """QAParts over the library, its hybrid search and the grounding engine; the scholarly
     search as web strategy when online (``scholar.enabled`` or ``online``).
 
-    No reranker is passed: the search index applies the configured one itself.
+    With an LLM reranker configured, the workflow's rerank node applies it (on the job's
+    gateway, so its tokens count in the report) over a search that keeps the fusion order.
     """
     settings = container.settings
     web_search = None
@@ -101,8 +125,10 @@ def qa_parts(container: Container, gateway: Gateway | None = None, *,
         web_search = ScholarWebSearch(settings.scholar, container.scholar_cache)
     records = container.papers.list()
     years = [r.year for r in records if r.year]
+    search = container.search
     return QAParts(gateway=gateway or gateway_for(container),
-                   retriever=container.search, papers=container.papers,
+                   retriever=search.without_rerank() if search.reranker else search,
+                   reranker=search.reranker, papers=container.papers,
                    grounder=container.grounder, workflows=settings.workflows,
                    token_budget=settings.llm.job_token_budget,
                    resolve_id=container.papers.resolve, newest_year=max(years, default=None),
@@ -161,16 +187,27 @@ async def answer_question(parts: QAParts, question: str, *,
     title = context.papers.get(scope[0]).title if len(scope) == 1 else ""
     return assemble_report(result.state, kind=kind, question=question, paper_ids=scope,
                            title=title, demo_quality=gateway.is_demo_quality,
-                           models={r: gateway.model_for(r) for r in ROLES[kind]},
+                           models={r: gateway.model_for(r) for r in _roles(parts, kind)},
                            usage=usage_summary(gateway)).model_copy(update={"language": lang})
 
 
+def _roles(parts: QAParts, kind: QAKind) -> tuple[str, ...]:
+    """The roles a run's report names the models of (the reranker's when it has one)."""
+    return ROLES[kind] + (("reranker",) if isinstance(parts.reranker, LLMReranker) else ())
+
+
 def _context(parts: QAParts, gateway: Gateway) -> QAContext:
+    """The run's context; an LLM reranker is bound to the job's gateway and sees its
+    ``top`` candidates per retrieval."""
     w = parts.workflows
+    reranker, search_k = parts.reranker, w.qa_search_k
+    if isinstance(parts.reranker, LLMReranker):
+        search_k = max(search_k, parts.reranker.top)
+        reranker = QAReranker(parts.reranker.bound_to(gateway))
     return QAContext(gateway=gateway, retriever=parts.retriever, papers=CachedPapers(parts.papers),
-                     grounder=parts.grounder, reranker=parts.reranker,
+                     grounder=parts.grounder, reranker=reranker,
                      web_search=parts.web_search, max_steps=w.qa_max_steps,
                      max_retrievals_per_task=w.qa_max_retrievals_per_task,
-                     max_replans=w.qa_max_replans, search_k=w.qa_search_k, keep=w.qa_keep,
+                     max_replans=w.qa_max_replans, search_k=search_k, keep=w.qa_keep,
                      token_budget=gateway.token_budget, newest_year=parts.newest_year,
                      catalog=parts.catalog)

@@ -11,11 +11,19 @@ from papermind.llm import Gateway
 from papermind.workflows.ports import Grounder, PaperSource, Retriever
 
 
+@dataclass(frozen=True)
+class Reranked:
+    """A reranker's answer with how it ordered the hits (e.g. why it kept the search order)."""
+
+    hits: list[SearchHit]
+    how: str = "reranker"
+
+
 class Reranker(Protocol):
     """Reorders candidates for a query (the search component's reranker, adapted)."""
 
     def rerank(self, query: str, hits: Sequence[SearchHit],
-               k: int) -> list[SearchHit] | Awaitable[list[SearchHit]]:
+               k: int) -> list[SearchHit] | Reranked | Awaitable[list[SearchHit] | Reranked]:
         ...
 
 

@@ -8,10 +8,9 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from papermind.domain.answer import EvidenceItem, Strategy
-from papermind.domain.chunk import SearchHit
 from papermind.domain.evidence import Evidence, Support
 from papermind.workflows.deep_qa import calculator
-from papermind.workflows.deep_qa.context import QAContext
+from papermind.workflows.deep_qa.context import QAContext, Reranked
 from papermind.workflows.deep_qa.distilling import distill_hits
 from papermind.workflows.deep_qa.nodes.common import (
     ask,
@@ -87,8 +86,9 @@ async def rerank(state: QAState, runtime: Runtime[QAContext]) -> dict[str, Any]:
     reranker = runtime.context.reranker
     if reranker is not None and len(hits) > 1:
         result = reranker.rerank(state.get("query", ""), hits, keep)
-        ranked: list[SearchHit] = await result if inspect.isawaitable(result) else result
-        how = "reranker"
+        answer = await result if inspect.isawaitable(result) else result
+        ranked, how = ((answer.hits, answer.how) if isinstance(answer, Reranked)
+                       else (answer, "reranker"))
     else:
         ranked, how = sorted(hits, key=lambda h: -h.score), "search score"
     kept = ranked[:keep]
