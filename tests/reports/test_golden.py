@@ -1,0 +1,92 @@
+"""Every report in every format, compared with the golden files made by the code before the
+workflow table (tests/reports/golden/). A renderer change that alters what a user reads shows
+up here as a diff; regenerate with PAPERMIND_GOLDEN_UPDATE=1 only for a change you mean.
+
+Inputs are fixed domain objects (golden/inputs/, made by ``tests.reports.golden_inputs``
+from fake-model runs); volatile bits (timestamps, durations) are normalised all the same.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+from collections.abc import Callable
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from rich.console import Console
+
+from papermind.domain.answer import QAReport
+from papermind.domain.check import CheckReport
+from papermind.domain.reading import ReadingReport
+from papermind.domain.review import ReviewReport
+
+GOLDEN = Path(__file__).parent / "golden"
+MODELS: dict[str, type[Any]] = {"reading": ReadingReport, "review": ReviewReport,
+                                "cited_qa": QAReport, "deep_qa": QAReport, "check": CheckReport}
+_TIME = re.compile(r"\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)?\b")
+_EPOCH = re.compile(r"\b1[5-9]\d{8}\.\d+\b")
+
+
+def normalise(text: str) -> str:
+    """Timestamps and epoch seconds out; the rest as rendered."""
+    return _EPOCH.sub("<epoch>", _TIME.sub("<time>", text))
+
+
+def load(name: str) -> Any:
+    data = json.loads((GOLDEN / "inputs" / f"{name}.json").read_text(encoding="utf-8"))
+    return MODELS[name].model_validate(data)
+
+
+def cli_text(show: Callable[[Console], None]) -> str:
+    console = Console(file=io.StringIO(), record=True, width=100, color_system=None,
+                      force_terminal=False)
+    show(console)
+    return console.export_text()
+
+
+def renderings(name: str, report: Any) -> dict[str, str]:
+    """Format -> text of ``report`` through the renderers the surfaces use."""
+    from papermind.services.report_files import render_reports
+
+    run = SimpleNamespace(report=report, job_id=f"golden-{name}")
+    if name == "check":
+        from papermind.cli.check import print_report
+        from papermind.reports.check import check_json, check_markdown
+
+        return {"json": json.dumps(check_json(report), ensure_ascii=False, indent=2),
+                "md": check_markdown(report),
+                "txt": cli_text(lambda c: print_report(c, report))}
+    files = render_reports(report)
+    if name == "reading":
+        from papermind.cli.read import _print_summary as reading_summary
+
+        summary = cli_text(lambda c: reading_summary(c, run))
+    elif name == "review":
+        from papermind.cli.review import _print_summary as review_summary
+
+        summary = cli_text(lambda c: review_summary(c, run))
+    else:
+        from papermind.cli.ask import _print_answer
+
+        summary = cli_text(lambda c: _print_answer(c, report))
+    from papermind.services.report_view import _render
+
+    _, body = _render(json.loads(files["report.json"]))  # the web page: read back, then shown
+    return {"json": files["report.json"], "md": files["report.md"],
+            "html": files["report.html"], "body.html": str(body), "txt": summary}
+
+
+@pytest.mark.parametrize("name", sorted(MODELS))
+def test_reports_render_as_their_golden_files(name: str) -> None:
+    for fmt, text in renderings(name, load(name)).items():
+        path = GOLDEN / f"{name}.{fmt}"
+        got = normalise(text)
+        if os.environ.get("PAPERMIND_GOLDEN_UPDATE"):
+            path.write_text(got, encoding="utf-8")
+        assert path.is_file(), f"no golden file {path.name}: run with PAPERMIND_GOLDEN_UPDATE=1"
+        assert got == path.read_text(encoding="utf-8"), f"{path.name} differs from its golden"
