@@ -18,9 +18,9 @@ from pydantic import BaseModel
 from papermind.config import Settings
 from papermind.grounding import GroundingEngine
 from papermind.llm.testing import fake_gateway
-from papermind.services.checking import check_stored
 from papermind.services.checkpoints import memory_checkpointer
 from papermind.services.container import Container
+from papermind.services.paper_checks import check_stored
 from papermind.services.qa import QAParts, answer_question
 from papermind.services.reading import read_paper
 from papermind.workflows.review.report import build_report

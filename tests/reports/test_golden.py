@@ -14,7 +14,6 @@ import os
 import re
 from collections.abc import Callable
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -50,33 +49,21 @@ def cli_text(show: Callable[[Console], None]) -> str:
 
 
 def renderings(name: str, report: Any) -> dict[str, str]:
-    """Format -> text of ``report`` through the renderers the surfaces use."""
-    from papermind.services.report_files import render_reports
-
-    run = SimpleNamespace(report=report, job_id=f"golden-{name}")
+    """Format -> text of ``report`` through the renderer contract (``workflow_table``)."""
     if name == "check":
-        from papermind.cli.check import print_report
-        from papermind.reports.check import check_json, check_markdown
+        from papermind.reports import check
 
-        return {"json": json.dumps(check_json(report), ensure_ascii=False, indent=2),
-                "md": check_markdown(report),
-                "txt": cli_text(lambda c: print_report(c, report))}
-    files = render_reports(report)
-    if name == "reading":
-        from papermind.cli.read import _print_summary as reading_summary
-
-        summary = cli_text(lambda c: reading_summary(c, run))
-    elif name == "review":
-        from papermind.cli.review import _print_summary as review_summary
-
-        summary = cli_text(lambda c: review_summary(c, run))
-    else:
-        from papermind.cli.ask import _print_answer
-
-        summary = cli_text(lambda c: _print_answer(c, report))
+        return {"json": json.dumps(check.to_json(report), ensure_ascii=False, indent=2),
+                "md": check.to_markdown(report),
+                "txt": cli_text(lambda c: check.to_terminal(c, report))}
+    from papermind.services.report_files import render_reports
     from papermind.services.report_view import _render
+    from papermind.services.workflow_table import renderer_for
 
+    files = render_reports(report)
     _, body = _render(json.loads(files["report.json"]))  # the web page: read back, then shown
+    summary = cli_text(lambda c: renderer_for(report.kind).to_terminal(c, report,
+                                                                       f"golden-{name}"))
     return {"json": files["report.json"], "md": files["report.md"],
             "html": files["report.html"], "body.html": str(body), "txt": summary}
 
