@@ -9,7 +9,8 @@ short names (``services.<use_case>``, ``workflows.<graph>.graph``,
 of them; ``services.workflow_table`` resolves them, and its test checks every row.
 
 Adding a workflow: one row here, one package under workflows/ (state, nodes, graph,
-prompts, render), one use-case module with ``run_job``, one test.
+prompts, render), one use-case module with ``run_job`` (its parts Protocol joins
+``job_runners.JobParts``), one test; an evaluation harness when it has one.
 """
 
 from __future__ import annotations
@@ -45,8 +46,9 @@ class WorkflowSpec:
     """The package under ``papermind.workflows`` whose ``render`` module renders the report
     (the renderer contract: ``to_json``, ``from_json``, ``to_markdown``, ``to_html``,
     ``to_html_body``, ``to_terminal``)."""
-    evaluation: str
-    """Its `papermind eval` name; the harness is ``services.eval_<evaluation>``."""
+    evaluation: str | None = None
+    """Its `papermind eval` name; the harness is ``services.eval_<evaluation>`` (None:
+    no evaluation yet)."""
 
     @property
     def name(self) -> str:
@@ -72,5 +74,6 @@ BY_REPORT_KIND: dict[str, WorkflowSpec] = {
     kind: spec for spec in WORKFLOWS.values() for kind in spec.report_kinds}
 """A report's ``kind`` -> the row that writes it."""
 
-BY_EVALUATION: dict[str, WorkflowSpec] = {spec.evaluation: spec for spec in WORKFLOWS.values()}
+BY_EVALUATION: dict[str, WorkflowSpec] = {
+    spec.evaluation: spec for spec in WORKFLOWS.values() if spec.evaluation}
 """A `papermind eval` name -> its row."""

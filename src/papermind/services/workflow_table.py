@@ -72,4 +72,4 @@ def evaluation_module(name: str) -> Any:
     """The harness of `papermind eval <name>` (its module has ``evaluation``)."""
     if name not in BY_EVALUATION:
         raise InputError(f"unknown evaluation {name!r}; use {', '.join(BY_EVALUATION)}")
-    return importlib.import_module(f"papermind.services.eval_{BY_EVALUATION[name].evaluation}")
+    return importlib.import_module(f"papermind.services.eval_{name}")
