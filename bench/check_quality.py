@@ -29,8 +29,8 @@ from papermind.grounding.paper_check import check_paper, check_project
 from papermind.grounding.perturb_flaws import CHECK_KINDS, PlantedFlaw, plant_flaws
 from papermind.ingest import parse_bytes, parse_file
 from papermind.ingest.latex_project import read_project
-from papermind.services.checking import check_options
 from papermind.services.eval_jobs import shared_data
+from papermind.services.paper_checks import check_options
 
 ROOT = Path(__file__).resolve().parents[1]
 SLACK = 2

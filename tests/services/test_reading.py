@@ -13,7 +13,8 @@ from papermind.errors import InputError, NotFoundError, ProviderError
 from papermind.llm import build_gateway
 from papermind.llm.testing import fake_gateway
 from papermind.services.container import Container
-from papermind.services.reading import read_paper, reader_window, resolve_paper
+from papermind.services.paper_lookup import resolve_paper
+from papermind.services.reading import read_paper, reader_window
 from tests.support.reading_script import (
     PAPER_MD,
     checker_answer,

@@ -16,6 +16,7 @@ from sse_starlette.sse import EventSourceResponse
 from papermind.api.deps import ContainerDep, JobsDep
 from papermind.api.schemas import JobOut, Submitted
 from papermind.domain.job import JobEvent, JobRequest
+from papermind.domain.workflows import WORKFLOWS
 from papermind.errors import ConflictError, NotFoundError
 
 router = APIRouter(prefix="/api/jobs", tags=["jobs"])
@@ -26,7 +27,7 @@ MEDIA = {"json": "application/json", "md": "text/markdown; charset=utf-8",
          "html": "text/html; charset=utf-8"}
 
 
-@router.post("", status_code=202, summary="Start a deep reading, a review or a question")
+@router.post("", status_code=202, summary=f"Start a job (kind: {', '.join(WORKFLOWS)})")
 async def submit(request: JobRequest, jobs: JobsDep, container: ContainerDep,
                  response: Response) -> Submitted:
     if request.paper_id:

@@ -17,7 +17,6 @@ from papermind.cli.options import Lang, Online
 from papermind.services.loops import run_loop
 
 if TYPE_CHECKING:  # the workflow stack is imported when the command runs, not for --help
-    from papermind.domain.answer import QAReport
     from papermind.services.workflow_runs import ProgressCallback
 
 
@@ -61,7 +60,9 @@ def ask(
 
         cli.emit_json({"job_id": run.job_id, **report_data(run.report)})
     else:
-        _print_answer(cli.console, run.report)
+        from papermind.services.workflow_table import renderer_for
+
+        renderer_for(run.report.kind).to_terminal(cli.console, run.report, run.job_id)
 
 
 def _progress(err: Console, update: Callable[..., None]) -> ProgressCallback:
@@ -70,49 +71,6 @@ def _progress(err: Console, update: Callable[..., None]) -> ProgressCallback:
                   highlight=False)
         update(f"[cyan]after {node}...[/]")
     return show
-
-
-def _print_answer(console: Console, report: QAReport) -> None:
-    from papermind import reports
-    from papermind.workflows.deep_qa.render import STATUS_TEXT, sentence_status
-
-    if report.demo_quality:
-        console.print(f"[yellow]{reports.DEMO_LABEL}[/]")
-    color = "red" if report.status == "insufficient_evidence" else "green"
-    console.print(f"[{color}]{STATUS_TEXT[report.status]}[/]", highlight=False)
-    for sentence in report.sentences:
-        mark = "" if sentence.verified else f" [red]{escape(sentence_status(sentence))}[/]"
-        cites = escape(" ".join(f"[{c}]" for c in sentence.cites))
-        console.print(f"{escape(sentence.text)} [dim]{cites}[/]{mark}", highlight=False)
-    for sentence in report.dropped:
-        console.print(f"[yellow]dropped[/] (its citations do not support it: "
-                      f"{escape(sentence_status(sentence))}): {escape(sentence.text)}",
-                      highlight=False)
-    _print_sources(console, report)
-    for contradiction in report.contradictions:
-        console.print(f"[yellow]disagreement[/] {contradiction.first} vs "
-                      f"{contradiction.second}: {escape(contradiction.note)}", highlight=False)
-    v = report.verification
-    console.print(f"citations {v.total}: found {v.found}, supported {v.supported}; tokens "
-                  f"{report.usage.get('tokens_in', 0)} in / {report.usage.get('tokens_out', 0)} "
-                  "out", highlight=False)
-
-
-def _print_sources(console: Console, report: QAReport) -> None:
-    """The kept sentences' citations; with no answer, every evidence item found."""
-    from papermind import reports
-    by_id = {e.id: e for e in report.evidence}
-    cited = {c.evidence_id: c.evidence for s in report.sentences for c in s.citations}
-    if not report.sentences:
-        cited = {e.id: e.evidence for e in report.evidence}
-    if cited:
-        console.print("[bold]Sources[/]" if report.sentences else "[bold]Evidence found[/]")
-    for evidence_id, evidence in cited.items():
-        item = by_id.get(evidence_id)
-        where = (item.title or item.paper_id[:12]) if item else "?"
-        text = evidence.quote or evidence.matched_text
-        console.print(f"  [{evidence_id}] {where}, {reports.text(evidence, details=False)}: "
-                      f"\"{text[:200]}\"", highlight=False, markup=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -5,23 +5,16 @@ project (a folder with main.tex, or the main .tex). No model; no network unless 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
 from papermind.cli.context import container, state, wants_json
 from papermind.cli.options import JsonFlag, Online
 from papermind.errors import InputError
 
-if TYPE_CHECKING:
-    from papermind.domain.check import CheckReport
-
 CHECK_FAILED_EXIT = 1
 """Special to this command (not in the error table): findings at or above --fail-on."""
-_COLOURS = {"high": "red", "medium": "yellow", "low": "cyan"}
 
 
 def check(
@@ -54,33 +47,15 @@ def check(
     report = check_target(lambda: container(ctx).library, paper, venue=venue, anonymous=anonymous,
                           references=scholarly_check(container(ctx), online))
     if wants_json(ctx, as_json):
-        from papermind.reports.check import check_json
+        from papermind.reports.check import to_json
 
-        state(ctx).emit_json(check_json(report))
+        state(ctx).emit_json(to_json(report))
     else:
-        print_report(state(ctx).console, report)
+        from papermind.reports.check import to_terminal
+
+        to_terminal(state(ctx).console, report)
     if report.fails(fail_on):
         raise typer.Exit(CHECK_FAILED_EXIT)
-
-
-def print_report(console: Console, report: CheckReport) -> None:
-    """The findings as a table (severity, where, kind, message), then the notes."""
-    from papermind.reports.check import check_rows
-
-    counts = report.counts()
-    console.print(f"[bold]{escape(report.title or report.source_name)}[/]: "
-                  f"{len(report.findings)} findings ({counts['high']} high, "
-                  f"{counts['medium']} medium, {counts['low']} low)")
-    if report.findings:
-        table = Table(show_lines=False)
-        for column in ("severity", "where", "kind", "message"):
-            table.add_column(column)
-        for severity, where, kind, message in check_rows(report):
-            table.add_row(f"[{_COLOURS[severity]}]{severity}[/]", escape(where), kind,
-                          escape(message))
-        console.print(table)
-    for note in report.notes:
-        console.print(f"note: {escape(note)}")
 
 
 def register(app: typer.Typer) -> None:

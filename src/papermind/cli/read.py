@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 from rich.status import Status
 
 from papermind.cli.context import container, state, wants_json
@@ -16,8 +15,6 @@ from papermind.errors import BudgetExceededError, ProviderError
 from papermind.services.loops import run_loop
 
 if TYPE_CHECKING:  # the workflow stack is imported when the command runs, not for --help
-    from papermind.domain.reading import ReadingReport
-    from papermind.services.reading import ReadingRun
     from papermind.services.workflow_runs import ProgressCallback
 
 
@@ -32,9 +29,11 @@ def read(
 ) -> None:
     """Deep-read a paper: method, math steps and experiments, each point checked against the
     paper's text (page and line), one rewrite when credibility is low, then deep questions."""
-    from papermind.services.reading import read_paper, resolve_paper
+    from papermind.services.paper_lookup import resolve_paper
+    from papermind.services.reading import read_paper
     from papermind.services.recorded_jobs import job_request, run_as_job
     from papermind.services.report_files import report_data
+    from papermind.services.workflow_table import renderer_for
 
     cli = state(ctx)
     box = container(ctx)
@@ -56,7 +55,7 @@ def read(
     if wants_json(ctx, as_json):
         cli.emit_json(report_data(run.report))
     else:
-        _print_summary(cli.console, run)
+        renderer_for(run.report.kind).to_terminal(cli.console, run.report, run.job_id)
 
 
 def _progress(err: Console, status: Status) -> ProgressCallback:
@@ -70,39 +69,6 @@ def _progress(err: Console, status: Status) -> ProgressCallback:
             err.print(f"[green]done[/] {node} [dim]{info.get('seconds', '')} s[/] "
                       f"{info.get('summary', '')}", highlight=False)
     return show
-
-
-def _print_summary(console: Console, run: ReadingRun) -> None:
-    from papermind import reports
-    from papermind.workflows.deep_reading.render import point_status
-
-    r: ReadingReport = run.report
-    if r.demo_quality:
-        console.print(f"[yellow]{reports.DEMO_LABEL}[/]")
-    v = r.verification
-    console.print(f"[bold]{escape(r.title or r.paper_id)}[/]  credibility "
-                  f"[bold]{r.credibility.upper()}[/], citations found {v.found}/{v.total}, "
-                  f"supported {v.supported}/{v.total}, rewrites {r.rewrites}", highlight=False)
-    for p in r.points:
-        color = "green" if p.verified else "red" if p.verdict in (
-            "not_found", "contradicted") else "yellow"
-        text = f'"{p.text}"' if p.source == "extracted" else p.text
-        console.print(f"{p.id} [{color}]{escape(point_status(p))}[/] {escape(text)}",
-                      highlight=False)
-        if p.explanation:
-            console.print(f"    in plain words (model; code checked its words, not its "
-                          f"meaning): {escape(p.explanation)}", highlight=False)
-        for e in p.evidence:
-            console.print(f"    {escape(reports.text(e, details=False))}", highlight=False,
-                          style="dim")
-    if r.questions:
-        console.print("[bold]Questions[/]")
-        for n, q in enumerate(r.questions, start=1):
-            where = "; ".join([", ".join(q.builds_on), *(a.label() for a in q.anchors)])
-            console.print(f"{n}. {escape(q.text)} [dim](builds on {escape(where)})[/]",
-                          highlight=False)
-    console.print(f"job {run.job_id}; tokens {r.usage.tokens_in} in / {r.usage.tokens_out} out",
-                  highlight=False)
 
 
 def register(app: typer.Typer) -> None:

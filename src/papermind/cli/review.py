@@ -15,7 +15,6 @@ from papermind.services.loops import run_loop
 
 if TYPE_CHECKING:  # the workflow stack is imported when the command runs, not for --help
     from papermind.domain.job import JobRequest
-    from papermind.domain.review import ReviewReport
     from papermind.services.review import Reviewers, ReviewRun
     from papermind.services.workflow_runs import ProgressCallback
 
@@ -42,10 +41,11 @@ def review(
     An editor, reviewers who each see only their sections (contribution, methodology,
     experiments, reproducibility...), a devil's advocate and a meta-reviewer. A pre-review
     aid, never a decision."""
-    from papermind.services.reading import resolve_paper
+    from papermind.services.paper_lookup import resolve_paper
     from papermind.services.recorded_jobs import job_request, run_as_job
     from papermind.services.report_files import report_data
     from papermind.services.review import review_paper
+    from papermind.services.workflow_table import renderer_for
 
     if reviewers not in ("minimal", "full"):
         raise typer.BadParameter("use 'minimal' or 'full'", param_hint="--reviewers")
@@ -67,7 +67,7 @@ def review(
     if wants_json(ctx, as_json):
         cli.emit_json(report_data(run.report))
     else:
-        _print_summary(cli.console, run)
+        renderer_for(run.report.kind).to_terminal(cli.console, run.report, run.job_id)
 
 
 def _sign_off(ctx: typer.Context, run: ReviewRun, request: JobRequest, out: Path | None,
@@ -92,39 +92,6 @@ def _progress(err: Console) -> ProgressCallback:
         err.print(f"[green]done[/] {node} [dim]{info.get('seconds', '')} s[/] "
                   f"{info.get('summary', '')}", highlight=False)
     return show
-
-
-def _print_summary(console: Console, run: ReviewRun) -> None:
-    from papermind import reports
-    from papermind.workflows.review.render import comment_status, evidence_of
-
-    r: ReviewReport = run.report
-    console.print(f"[italic]{r.disclaimer}[/]")
-    if r.demo_quality:
-        console.print(f"[yellow]{reports.DEMO_LABEL}[/]")
-    for finding in r.findings:
-        colour = {"high": "red", "medium": "yellow"}.get(finding.severity, "dim")
-        console.print(f"[{colour}]hidden text ({finding.severity})[/] p. {finding.page}: "
-                      f"{finding.text!r} ({finding.reason})", highlight=False)
-    console.print(f"[bold]{r.title or r.paper_id}[/]: [bold]{r.recommendation}[/] "
-                  f"(confidence {r.recommendation_confidence:.2f}, {r.rounds} round(s))",
-                  highlight=False)
-    for s in r.scores:
-        console.print(f"  {s.name or s.reviewer} ({s.aspect}): {s.original:g} -> {s.final:g}"
-                      f"{'  ' + s.change if s.change else ''}", highlight=False)
-    for flag in r.flags:
-        console.print(f"[red]flag[/] {flag.message}", highlight=False)
-    for c in r.comments:
-        where = "; ".join(reports.text(evidence_of(r, e), details=False) for e in c.evidence)
-        flags = "".join(f"; flag: {f.message}" for f in c.flags)
-        console.print(f"{c.label or c.message_id} ({c.kind}): {c.content} ({comment_status(c)}; "
-                      f"{where or 'no lines cited'}{flags})", highlight=False, markup=False)
-    m, v = r.metrics, r.verification
-    console.print(f"independence {m.independence:.2f}, attack coverage {m.attack_coverage:.2f}, "
-                  f"traceability (found) {m.traceability:.2f}, supported {m.share_supported:.2f}; "
-                  f"comments found {v.found}/{v.total}, verified {v.supported}/{v.total}; "
-                  f"tokens {r.usage.get('tokens_in', 0)} in / "
-                  f"{r.usage.get('tokens_out', 0)} out; job {run.job_id}", highlight=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -1,4 +1,4 @@
-"""Background jobs: a deep reading, a review or a question, run by the job service."""
+"""Background jobs, one kind per row of the workflow table, run by the job service."""
 
 from __future__ import annotations
 
@@ -7,8 +7,11 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 
 from papermind.domain.base import Frozen
+from papermind.domain.workflows import WORKFLOWS
 
-JobKind = Literal["reading", "review", "question"]
+JobKind = str
+"""A key of the workflow table (``domain.workflows.WORKFLOWS``): 'reading', 'review',
+'question'."""
 JobStatus = Literal["queued", "running", "completed", "failed", "cancelled"]
 FINISHED: frozenset[str] = frozenset({"completed", "failed", "cancelled"})
 MAX_QUESTION_CHARS = 2000
@@ -26,7 +29,8 @@ def _check_encodable(text: str) -> None:
 class JobRequest(Frozen):
     """What a client asked for. Two equal requests share one running job."""
 
-    kind: JobKind
+    kind: JobKind = Field(json_schema_extra={"enum": list(WORKFLOWS)},
+                          description="the workflow: " + ", ".join(WORKFLOWS))
     paper_id: str | None = Field(default=None, max_length=200,
                                  description="the paper (reading, review)")
     question: str | None = Field(default=None, max_length=MAX_QUESTION_CHARS,
@@ -41,6 +45,13 @@ class JobRequest(Frozen):
     follows: str | None = Field(default=None, max_length=200,
                                 description="question: the job id of the turn this question "
                                             "follows up (its conversation is the context)")
+
+    @field_validator("kind")
+    @classmethod
+    def _known_kind(cls, value: str) -> str:
+        if value not in WORKFLOWS:
+            raise ValueError(f"unknown job kind {value!r}; use {', '.join(map(repr, WORKFLOWS))}")
+        return value
 
     @field_validator("paper_id", "question", "follows")
     @classmethod
@@ -60,10 +71,11 @@ class JobRequest(Frozen):
 
     @model_validator(mode="after")
     def _needs(self) -> JobRequest:
-        if self.kind in ("reading", "review") and not self.paper_id:
+        needs = WORKFLOWS[self.kind].needs
+        if needs == "paper_id" and not self.paper_id:
             raise ValueError(f"a {self.kind} job needs paper_id")
-        if self.kind == "question" and not (self.question and self.question.strip()):
-            raise ValueError("a question job needs a non-empty question")
+        if needs == "question" and not (self.question and self.question.strip()):
+            raise ValueError(f"a {self.kind} job needs a non-empty question")
         return self
 
 

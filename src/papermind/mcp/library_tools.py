@@ -212,7 +212,8 @@ class LibraryTools:
         reviewers, acronyms (anonymity and venue on request); each finding with its page,
         lines and the paper's text there. The bibliography is also checked against the
         scholarly sources only when scholar.enabled is set."""
-        from papermind.services.checking import check_stored, scholarly_check
+        from papermind.services.checking import scholarly_check
+        from papermind.services.paper_checks import check_stored
 
         rt, box = self.rt, self.rt.container
         report = await rt.call(lambda: check_stored(

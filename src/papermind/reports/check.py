@@ -1,20 +1,31 @@
-"""The one rendering of a check: JSON (CLI --json, API, report files), Markdown (review
-report, files), rows for a terminal table and links into the reader (web). Domain only."""
+"""The one rendering of a check: JSON (CLI --json, API), Markdown (inside review reports),
+a terminal table (CLI) and links into the reader (web). Domain only.
+
+The same function names as a workflow's renderer (``to_json``, ``to_markdown``,
+``to_terminal``; see ``domain.workflows``). No HTML page and no ``from_json``: a check is
+not a job, writes no report files, and the web renders it inside its paper page.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from rich.markup import escape
 
 from papermind.domain.check import CheckFinding, CheckReport
 from papermind.reports.citations import anchor_json, page_href
 from papermind.reports.markdown_text import md_text
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 ASPECT_TITLES = {"soundness": "Numbers and claims", "citations": "Citations and bibliography",
                  "presentation": "References to tables, figures, sections; acronyms",
                  "integrity": "Instructions to reviewers or models",
                  "anonymity": "Anonymity", "venue": "Venue requirements"}
 """Aspect -> heading, in the order reports show them."""
+_COLOURS = {"high": "red", "medium": "yellow", "low": "cyan"}
 
 
 def finding_json(f: CheckFinding) -> dict[str, Any]:
@@ -28,7 +39,7 @@ def finding_json(f: CheckFinding) -> dict[str, Any]:
     return out
 
 
-def check_json(report: CheckReport) -> dict[str, Any]:
+def to_json(report: CheckReport) -> dict[str, Any]:
     """The whole report: what was checked, counts by severity, findings, notes."""
     return {"paper_id": report.paper_id, "title": report.title,
             "source_name": report.source_name, "venue": report.venue,
@@ -57,7 +68,7 @@ def finding_markdown(f: CheckFinding) -> str:
     return out
 
 
-def check_markdown(report: CheckReport, *, heading: str = "##") -> str:
+def to_markdown(report: CheckReport, *, heading: str = "##") -> str:
     """The findings as Markdown, grouped by aspect (used in review reports too)."""
     counts = report.counts()
     parts = [f"{heading} Check findings",
@@ -69,9 +80,24 @@ def check_markdown(report: CheckReport, *, heading: str = "##") -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def check_rows(report: CheckReport) -> list[tuple[str, str, str, str]]:
-    """(severity, where, kind, message) per finding, for a terminal table."""
-    return [(f.severity, f.where() or "-", f.kind, f.message) for f in report.findings]
+def to_terminal(console: Console, report: CheckReport, job_id: str = "") -> None:
+    """The findings as a table (severity, where, kind, message), then the notes."""
+    from rich.table import Table
+
+    counts = report.counts()
+    console.print(f"[bold]{escape(report.title or report.source_name)}[/]: "
+                  f"{len(report.findings)} findings ({counts['high']} high, "
+                  f"{counts['medium']} medium, {counts['low']} low)")
+    if report.findings:
+        table = Table(show_lines=False)
+        for column in ("severity", "where", "kind", "message"):
+            table.add_column(column)
+        for f in report.findings:
+            table.add_row(f"[{_COLOURS[f.severity]}]{f.severity}[/]", escape(f.where() or "-"),
+                          f.kind, escape(f.message))
+        console.print(table)
+    for note in report.notes:
+        console.print(f"note: {escape(note)}")
 
 
 def finding_href(f: CheckFinding, paper_id: str = "") -> str | None:

@@ -4,7 +4,9 @@ Interfaces create one Container per process (CLI invocation, API app) and ask it
 services; everything is built lazily, once. To plug in a new component, add a cached
 property here and pass it to the services that need it. Swapping a backend (another
 checkpoint store, job store or library database) means changing the one property or
-method that builds it here; the use cases only ever ask the container.
+method that builds it here. The use cases never see the container: each declares the parts
+it needs as a Protocol (``reading.ReadingParts``, ``review.ReviewParts``, ``qa.QAHost``),
+which the container satisfies and passes (checked by mypy at ``job_service``).
 """
 
 from __future__ import annotations
@@ -253,7 +255,7 @@ class Container:
 
     def job_service(self, runners: dict[Any, JobRunner] | None = None,
                     gateway: Any = None, *, enqueue_only: bool | None = None) -> JobService:
-        """Jobs over ``job_store`` running the three workflows (or ``runners``).
+        """Jobs over ``job_store`` running the workflow table's rows (or ``runners``).
 
         On PostgreSQL (``jobs.runner`` auto / queue) the service only enqueues, for
         `papermind worker`; ``enqueue_only=False`` makes one that runs jobs (a worker's)."""

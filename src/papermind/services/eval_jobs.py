@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from papermind.domain.workflows import BY_EVALUATION
 from papermind.errors import InputError
 from papermind.evaluation.compare import compare_items, report_lines
 from papermind.evaluation.report import render
@@ -23,9 +24,10 @@ from papermind.services.container import Container
 from papermind.services.eval_qa import regressions
 from papermind.services.evaluation import Estimate, Evaluation, estimate, run_evaluation
 from papermind.services.language import output_language
-from papermind.services.review import Reviewers
+from papermind.services.workflow_table import evaluation_module
 
-KINDS = ("review", "qa", "reading")
+KINDS = tuple(BY_EVALUATION)
+"""`papermind eval` names, one per row of the workflow table."""
 SAME_OPTIONS = ("dataset", "deep", "reviewers", "flaws", "data", "questions")
 
 
@@ -69,23 +71,9 @@ def shared_data() -> Path:
 def build(container: Container, gateway: Gateway, request: EvalRequest) -> Evaluation:
     """The Evaluation for a request (imports the workflow stack it needs)."""
     data = request.data or shared_data()
-    if request.kind == "review":
-        from papermind.services.eval_review import ReviewEvaluation
-
-        bench = data / "iclr_bench" if (data / "iclr_bench").is_dir() else data
-        panel: Reviewers = "full" if request.reviewers == "full" else "minimal"
-        return ReviewEvaluation(container, gateway, bench, reviewers=panel, flaws=request.flaws)
-    if request.kind == "qa":
-        from papermind.services.eval_qa import QAEvaluation
-
-        return QAEvaluation(container, gateway, request.dataset, data, deep=request.deep,
-                            questions=request.questions)
-    if request.kind == "reading":
-        from papermind.services.eval_reading import ReadingEvaluation
-
-        bench = data / "iclr_bench" if (data / "iclr_bench").is_dir() else data
-        return ReadingEvaluation(container, gateway, bench)
-    raise InputError(f"unknown evaluation {request.kind!r}; use {', '.join(KINDS)}")
+    made: Evaluation = evaluation_module(request.kind).evaluation(container, gateway, request,
+                                                                  data)
+    return made
 
 
 def stored_request(run: EvalRun) -> EvalRequest:

@@ -13,7 +13,7 @@ import math
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from papermind.domain.answer import QAReport
 from papermind.errors import InputError
@@ -29,6 +29,9 @@ from papermind.services.regression import (
     load_questions,
     score,
 )
+
+if TYPE_CHECKING:
+    from papermind.services.eval_jobs import EvalRequest
 
 Dataset = Literal["qasper", "pubmedqa", "regression"]
 LABELS = ("yes", "no", "maybe")
@@ -194,3 +197,10 @@ def regressions(summary: dict[str, Any], previous: dict[str, Any] | None,
             lines.append(f"REGRESSION {key}: {then:.3f} -> {now:.3f} "
                          f"({(now - then) * 100:+.1f} points; limit {points:g})")
     return lines
+
+
+def evaluation(container: Container, gateway: Gateway, request: EvalRequest,
+               data: Path) -> QAEvaluation:
+    """`papermind eval qa`: the request's dataset under ``data``."""
+    return QAEvaluation(container, gateway, request.dataset, data, deep=request.deep,
+                        questions=request.questions)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -19,6 +19,9 @@ from papermind.services.container import Container
 from papermind.services.evaluation import Item, Outcome
 from papermind.services.library import SUPPORTED_SUFFIXES
 from papermind.services.reading import read_paper
+
+if TYPE_CHECKING:
+    from papermind.services.eval_jobs import EvalRequest
 
 CREDIBILITY = {"low": 0.0, "medium": 0.5, "high": 1.0}
 DISTRIBUTED = ("points", "share_found", "share_supported", "credibility", "rewrites", "tokens")
@@ -91,3 +94,10 @@ def reading_summary(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
     out["credibility"] = {level: sum(r["credibility"] == level for r in results)
                           for level in CREDIBILITY}
     return out
+
+
+def evaluation(container: Container, gateway: Gateway, request: EvalRequest,
+               data: Path) -> ReadingEvaluation:
+    """`papermind eval reading`: the papers under ``data`` (its iclr_bench folder if any)."""
+    bench = data / "iclr_bench" if (data / "iclr_bench").is_dir() else data
+    return ReadingEvaluation(container, gateway, bench)

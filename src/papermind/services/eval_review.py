@@ -17,7 +17,7 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from papermind.errors import InputError
 from papermind.evaluation import metrics as m
@@ -29,13 +29,18 @@ from papermind.services.container import Container
 from papermind.services.eval_flaws import code_catches, panel_catches
 from papermind.services.evaluation import Item, Outcome
 from papermind.services.review import Reviewers, review_paper
+from papermind.workflows.review import FULL_PANEL
+from papermind.workflows.review.panel import minimal_panel
 
-ROLES = ("editor", "contribution_reviewer", "methodology_reviewer", "experiment_reviewer",
-         "devil", "meta", "checker")
+if TYPE_CHECKING:
+    from papermind.services.eval_jobs import EvalRequest
+
+ROLES = (*FULL_PANEL, "checker")
+"""Every panel role of the table, and the checker that judges support."""
 ACCEPTING = ("accept", "minor_revision")
 FLAWS_PER_PAPER = 5
-CALLS = {"minimal": 5, "full": 7}
-"""Model calls per paper (roles plus the support judge), for the estimate."""
+CALLS = {"minimal": len(minimal_panel(has_experiments=True)) + 1, "full": len(FULL_PANEL) + 1}
+"""Model calls per paper: one per panel role, and one by the support judge (the estimate)."""
 
 
 def load_bench(folder: Path) -> list[Item]:
@@ -191,3 +196,11 @@ def _agreement(truth: list[bool], predicted: list[bool], score: list[float],
 def _ci(statistic: Any, *columns: Sequence[Any]) -> dict[str, float]:
     interval = m.bootstrap_ci(statistic, *columns)
     return {"value": interval.value, "low": interval.low, "high": interval.high}
+
+
+def evaluation(container: Container, gateway: Gateway, request: EvalRequest,
+               data: Path) -> ReviewEvaluation:
+    """`papermind eval review`: the bench under ``data`` (its iclr_bench folder if any)."""
+    bench = data / "iclr_bench" if (data / "iclr_bench").is_dir() else data
+    panel: Reviewers = "full" if request.reviewers == "full" else "minimal"
+    return ReviewEvaluation(container, gateway, bench, reviewers=panel, flaws=request.flaws)

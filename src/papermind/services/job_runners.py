@@ -1,55 +1,34 @@
-"""The three workflows as job runners: each calls its use case, which writes
-report.{json,md,html} to the job's report folder (``Container.report_dir``)."""
+"""Job runners from the workflow table: one per row, each calling its use case's
+``run_job``, which writes report.{json,md,html} to the job's report folder."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol
 
-from pydantic import BaseModel
-
-from papermind.domain.job import Job, JobKind
+from papermind.domain.job import Job
+from papermind.domain.workflows import WORKFLOWS, WorkflowSpec
 from papermind.services.jobs import JobOutcome, JobRunner
+from papermind.services.workflow_table import use_case
 from papermind.workflows.ports import ProgressCallback
 
 if TYPE_CHECKING:
     from papermind.llm import Gateway
-    from papermind.services.container import Container
+    from papermind.services.qa import QAHost
+    from papermind.services.reading import ReadingParts
+    from papermind.services.review import ReviewParts
+
+    class JobParts(ReadingParts, ReviewParts, QAHost, Protocol):
+        """The parts of every use case in the table (a new row adds its own here)."""
 
 
-def _usage(report: Any) -> dict[str, Any]:
-    usage = getattr(report, "usage", {})
-    return usage.model_dump(mode="json") if isinstance(usage, BaseModel) else dict(usage)
+def workflow_runners(parts: JobParts, gateway: Gateway | None = None) -> dict[str, JobRunner]:
+    """A runner per job kind; ``parts`` provides what every use case asks for (the
+    container passes itself)."""
 
+    def runner(spec: WorkflowSpec) -> JobRunner:
+        async def run(job: Job, progress: ProgressCallback) -> JobOutcome:
+            usage = await use_case(spec).run_job(parts, job, progress, gateway)
+            return JobOutcome(usage=usage)
+        return run
 
-def workflow_runners(container: Container, gateway: Gateway | None = None) -> dict[JobKind, JobRunner]:
-    """Runners for reading, review and question jobs over ``container``'s library."""
-
-    async def reading(job: Job, progress: ProgressCallback) -> JobOutcome:
-        from papermind.services.reading import read_paper
-
-        run = await read_paper(container, job.request.paper_id or "", job_id=job.id,
-                               progress=progress, gateway=gateway,
-                               language=job.request.language)
-        return JobOutcome(usage=_usage(run.report))
-
-    async def review(job: Job, progress: ProgressCallback) -> JobOutcome:
-        from papermind.services.review import review_paper
-
-        run = await review_paper(container, job.request.paper_id or "",
-                                 reviewers=job.request.reviewers, job_id=job.id,
-                                 progress=progress, gateway=gateway, signoff=False,
-                                 language=job.request.language)
-        return JobOutcome(usage=_usage(run.report))
-
-    async def question(job: Job, progress: ProgressCallback) -> JobOutcome:
-        from papermind.services.qa import ask_question
-        from papermind.services.threads import earlier_turns
-
-        run = await ask_question(container, job.request.question or "", deep=job.request.deep,
-                                 paper_ids=job.request.paper_ids, job_id=job.id,
-                                 earlier=earlier_turns(container, container.job_store, job),
-                                 progress=progress, gateway=gateway,
-                                 language=job.request.language)
-        return JobOutcome(usage=_usage(run.report))
-
-    return {"reading": reading, "review": review, "question": question}
+    return {kind: runner(spec) for kind, spec in WORKFLOWS.items()}

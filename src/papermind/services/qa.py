@@ -1,7 +1,7 @@
 """Question answering use cases: single-pass cited QA and deep-thinking QA over the library.
 
 ``ask_question`` is the use case (the shape of services/workflow_runs.py): the graph runs
-under the container's checkpointer (thread id = job id), with the gateway bound to the job
+under the durable checkpointer (thread id = job id), with the gateway bound to the job
 and its token budget, and the report files are written. ``answer_question`` is its core
 over explicit parts and an open checkpointer (tests and the regression runner use it).
 """
@@ -12,22 +12,26 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from papermind.config import WorkflowSettings
+from papermind.config import Settings, WorkflowSettings
 from papermind.domain import Paper, SearchHit
 from papermind.domain.answer import QAKind, QAReport, Turn
-from papermind.domain.job import MAX_QUESTION_CHARS
+from papermind.domain.job import MAX_QUESTION_CHARS, Job
 from papermind.errors import InputError
+from papermind.library.papers import PaperRepository
 from papermind.llm import Gateway
+from papermind.services.job_store import JobRecords
 from papermind.services.language import output_language
 from papermind.services.report_files import write_reports
 from papermind.services.rerank import LLMReranker
 from papermind.services.runner import run_graph
+from papermind.services.threads import earlier_turns
 from papermind.services.workflow_runs import (
     ProgressCallback,
+    RunParts,
     gateway_for,
     node_listener,
     report_folder,
@@ -46,7 +50,8 @@ from papermind.workflows.deep_qa.report import assemble_report
 from papermind.workflows.ports import Grounder, PaperSource, Retriever
 
 if TYPE_CHECKING:
-    from papermind.services.container import Container
+    from papermind.scholar.cache import ScholarCache
+    from papermind.services.search import SearchService
 
 ROLES = {"deep_qa": ("planner", "distiller", "checker", "answerer"),
          "cited_qa": ("distiller", "answerer", "checker")}
@@ -109,7 +114,31 @@ class QARun:
     files: list[Path] = field(default_factory=list)
 
 
-def qa_parts(container: Container, gateway: Gateway | None = None, *,
+class QAHost(RunParts, Protocol):
+    """What ``qa_parts`` builds QAParts from, and a question job reads its thread from
+    (the container provides it)."""
+
+    settings: Settings
+
+    @property
+    def papers(self) -> PaperRepository: ...
+
+    @property
+    def search(self) -> SearchService: ...
+
+    @property
+    def grounder(self) -> Grounder: ...
+
+    @property
+    def scholar_cache(self) -> ScholarCache: ...
+
+    @property
+    def job_store(self) -> JobRecords: ...
+
+    def report_file(self, job_id: str, name: str) -> Path: ...
+
+
+def qa_parts(host: QAHost, gateway: Gateway | None = None, *,
              online: bool = False) -> QAParts:
     """QAParts over the library, its hybrid search and the grounding engine; the scholarly
     search as web strategy when online (``scholar.enabled`` or ``online``).
@@ -117,26 +146,26 @@ def qa_parts(container: Container, gateway: Gateway | None = None, *,
     With an LLM reranker configured, the workflow's rerank node applies it (on the job's
     gateway, so its tokens count in the report) over a search that keeps the fusion order.
     """
-    settings = container.settings
+    settings = host.settings
     web_search = None
     if settings.scholar.enabled or online:
         from papermind.services.scholar_search import ScholarWebSearch
 
-        web_search = ScholarWebSearch(settings.scholar, container.scholar_cache)
-    records = container.papers.list()
+        web_search = ScholarWebSearch(settings.scholar, host.scholar_cache)
+    records = host.papers.list()
     years = [r.year for r in records if r.year]
-    search = container.search
-    return QAParts(gateway=gateway or gateway_for(container),
+    search = host.search
+    return QAParts(gateway=gateway or gateway_for(host),
                    retriever=search.without_rerank() if search.reranker else search,
-                   reranker=search.reranker, papers=container.papers,
-                   grounder=container.grounder, workflows=settings.workflows,
+                   reranker=search.reranker, papers=host.papers,
+                   grounder=host.grounder, workflows=settings.workflows,
                    token_budget=settings.llm.job_token_budget,
-                   resolve_id=container.papers.resolve, newest_year=max(years, default=None),
+                   resolve_id=host.papers.resolve, newest_year=max(years, default=None),
                    catalog=[CatalogEntry(r.id, r.title, r.year, r.source_name) for r in records],
                    language=settings.language, web_search=web_search)
 
 
-async def ask_question(container: Container, question: str, *, deep: bool = False,
+async def ask_question(host: QAHost, question: str, *, deep: bool = False,
                        paper_ids: Sequence[str] = (), earlier: Sequence[Turn] = (),
                        job_id: str | None = None, out_dir: Path | None = None,
                        progress: ProgressCallback | None = None,
@@ -147,13 +176,24 @@ async def ask_question(container: Container, question: str, *, deep: bool = Fals
     the 'language' setting; 'auto' = the question's language). ``earlier``: the turns this
     question follows up (services.threads). ``online``: offer the scholarly search."""
     job = job_id or uuid.uuid4().hex
-    async with container.checkpointer() as saver:
-        report = await answer_question(qa_parts(container, gateway, online=online), question,
+    async with host.checkpointer() as saver:
+        report = await answer_question(qa_parts(host, gateway, online=online), question,
                                        deep=deep,
                                        paper_ids=paper_ids, earlier=earlier, job_id=job,
                                        progress=progress, checkpointer=saver,
                                        language=language)
-    return QARun(report, job, write_reports(report, report_folder(container, job, out_dir)))
+    return QARun(report, job, write_reports(report, report_folder(host, job, out_dir)))
+
+
+async def run_job(host: QAHost, job: Job, progress: ProgressCallback,
+                  gateway: Gateway | None) -> dict[str, Any]:
+    """A question job (the workflow table's use-case contract), in its thread; its usage."""
+    request = job.request
+    run = await ask_question(host, request.question or "", deep=request.deep,
+                             paper_ids=request.paper_ids, job_id=job.id,
+                             earlier=earlier_turns(host, host.job_store, job),
+                             progress=progress, gateway=gateway, language=request.language)
+    return dict(run.report.usage)
 
 
 async def answer_question(parts: QAParts, question: str, *,

@@ -1,30 +1,32 @@
-"""Deep reading use case: resolve the paper, run the graph under the container's
+"""Deep reading use case: resolve the paper, run the graph under the durable
 checkpointer, assemble and write the report (the shape of services/workflow_runs.py).
-Used by the CLI and the REST API's jobs."""
+Used by the CLI and the REST API's jobs (``run_job``, the workflow table's contract)."""
 
 from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Protocol
 
 from papermind.config import Settings
-from papermind.domain import Paper
+from papermind.domain.job import Job
 from papermind.domain.reading import ReadingReport
-from papermind.errors import InputError
 from papermind.llm import Gateway
-from papermind.services.container import Container
 from papermind.services.language import output_language
-from papermind.services.library import SUPPORTED_SUFFIXES, LibraryService
+from papermind.services.library import LibraryService
+from papermind.services.paper_lookup import resolve_paper
 from papermind.services.report_files import write_reports
 from papermind.services.workflow_runs import (
     ProgressCallback,
+    RunParts,
     gateway_for,
     report_folder,
     run_workflow,
 )
 from papermind.workflows.deep_reading import ReadingContext, build_graph
 from papermind.workflows.deep_reading.report import assemble_report
+from papermind.workflows.ports import Grounder
 
 PROMPT_RESERVE = 1200
 """Tokens kept for instructions, and in a rewrite the previous analysis and the feedback."""
@@ -33,19 +35,16 @@ SCHEMA_RESERVE = 600
 SMALL_WINDOW = 8192
 
 
-def resolve_paper(library: LibraryService, paper: str | Path) -> Paper:
-    """A stored paper by id (or unique prefix), or a file path added to the library first."""
-    path = Path(paper)
-    if path.is_file():
-        result = library.add_file(path)
-        if result.status == "failed" or result.paper_id is None:
-            raise InputError(result.reason or f"{path}: could not be added")
-        return library.get(result.paper_id)
-    if path.is_dir():
-        raise InputError(f"{path}: is a folder; give one paper (a file or a library id)")
-    if path.suffix.lower() in SUPPORTED_SUFFIXES or "/" in str(paper):
-        raise InputError(f"{path}: no such file")
-    return library.show(str(paper)).paper
+class ReadingParts(RunParts, Protocol):
+    """What a deep reading needs (the container provides it)."""
+
+    settings: Settings
+
+    @property
+    def library(self) -> LibraryService: ...
+
+    @property
+    def grounder(self) -> Grounder: ...
 
 
 def reader_window(settings: Settings, gateway: Gateway) -> tuple[int, int]:
@@ -87,33 +86,41 @@ def extractive_reading(settings: Settings, gateway: Gateway) -> bool:
     return role.endpoint.provider == "local" or role.window <= SMALL_WINDOW
 
 
-def reading_context(settings: Settings, gateway: Gateway, container: Container,
+def reading_context(settings: Settings, gateway: Gateway, parts: ReadingParts,
                     progress: ProgressCallback | None = None) -> ReadingContext:
-    """The graph's runtime context from settings and the container's collaborators."""
+    """The graph's runtime context from settings and the use case's parts."""
     budget, max_points = reader_window(settings, gateway)
     extractive = extractive_reading(settings, gateway)
     if extractive:
         max_points = min(settings.workflows.reading_max_points, EXTRACTIVE_PASSAGES)
-    return ReadingContext(gateway=gateway, grounder=container.grounder, papers=container.library,
+    return ReadingContext(gateway=gateway, grounder=parts.grounder, papers=parts.library,
                           context_budget=budget,
                           max_rewrites=settings.workflows.reading_max_rewrites,
                           max_points=max_points, progress=progress, extractive=extractive,
                           max_questions=4 if extractive else 5)
 
 
-async def read_paper(container: Container, paper: str | Path, *, job_id: str | None = None,
+async def read_paper(parts: ReadingParts, paper: str | Path, *, job_id: str | None = None,
                      out_dir: Path | None = None, progress: ProgressCallback | None = None,
                      gateway: Gateway | None = None, language: str | None = None) -> ReadingRun:
     """The whole use case: resolve, read (or resume job ``job_id``), write
     report.json/.md/.html to ``out_dir`` (default ``<home>/reports/<job id>/``); free text
     in ``language`` (default the 'language' setting)."""
-    stored = resolve_paper(container.library, paper)
+    stored = resolve_paper(parts.library, paper)
     job = job_id or uuid.uuid4().hex
-    lang = output_language(language, container.settings.language)
-    bound = (gateway or gateway_for(container)).bind(job_id=job, language=lang)
-    context = reading_context(container.settings, bound, container, progress)
-    result = await run_workflow(container, build_graph(), {"paper_id": stored.id}, job_id=job,
+    lang = output_language(language, parts.settings.language)
+    bound = (gateway or gateway_for(parts)).bind(job_id=job, language=lang)
+    context = reading_context(parts.settings, bound, parts, progress)
+    result = await run_workflow(parts, build_graph(), {"paper_id": stored.id}, job_id=job,
                                 context=context, progress=progress)
     report = assemble_report(result.state, paper_id=stored.id, job_id=job, gateway=bound)
     report = report.model_copy(update={"language": lang})
-    return ReadingRun(report, job, write_reports(report, report_folder(container, job, out_dir)))
+    return ReadingRun(report, job, write_reports(report, report_folder(parts, job, out_dir)))
+
+
+async def run_job(parts: ReadingParts, job: Job, progress: ProgressCallback,
+                  gateway: Gateway | None) -> dict[str, Any]:
+    """A reading job (the workflow table's use-case contract); its usage."""
+    run = await read_paper(parts, job.request.paper_id or "", job_id=job.id, progress=progress,
+                           gateway=gateway, language=job.request.language)
+    return run.report.usage.model_dump(mode="json")

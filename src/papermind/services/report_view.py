@@ -7,7 +7,6 @@ an older, incompatible version) falls back to the HTML stored with it.
 
 from __future__ import annotations
 
-import importlib
 import json
 import logging
 import re
@@ -19,7 +18,7 @@ from pydantic import ValidationError
 
 from papermind.domain.job import Job
 from papermind.errors import NotFoundError
-from papermind.services.report_files import RENDERERS
+from papermind.services.workflow_table import renderer_for
 
 if TYPE_CHECKING:
     from papermind.services.container import Container
@@ -63,10 +62,10 @@ def load_report(container: Container, job: Job) -> ReportView:
 
 def _render(data: dict[str, Any]) -> tuple[str, Markup]:
     """(title, content HTML) of a stored report, through its kind's render module."""
-    module = importlib.import_module(RENDERERS[str(data["kind"])][0])
-    report = module.from_json(data)
+    render = renderer_for(str(data["kind"]))
+    report = render.from_json(data)
     title = getattr(report, "question", None) or getattr(report, "title", "")
-    return str(title), module.to_html_body(report)
+    return str(title), render.to_html_body(report)
 
 
 def recommendation(container: Container, job: Job) -> str | None:

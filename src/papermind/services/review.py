@@ -1,27 +1,29 @@
-"""Review-panel use case: resolve the paper, run the panel under the container's
-checkpointer (thread id = job id), assemble and write the report (the shape of
-services/workflow_runs.py). Used by the CLI and the REST API's jobs."""
+"""Review-panel use case: resolve the paper, run the panel under the durable checkpointer
+(thread id = job id), assemble and write the report (the shape of services/workflow_runs.py).
+Used by the CLI and the REST API's jobs (``run_job``, the workflow table's contract)."""
 
 from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from papermind.config import Settings
 from papermind.domain import Paper
+from papermind.domain.job import Job
 from papermind.domain.review import ReviewReport
 from papermind.errors import InputError
 from papermind.llm import Gateway
-from papermind.services.checking import check_stored
-from papermind.services.container import Container
 from papermind.services.language import output_language
-from papermind.services.reading import resolve_paper
+from papermind.services.library import LibraryService
+from papermind.services.paper_checks import check_stored
+from papermind.services.paper_lookup import resolve_paper
 from papermind.services.report_files import write_reports
 from papermind.services.runner import RunStatus
 from papermind.services.workflow_runs import (
     ProgressCallback,
+    RunParts,
     gateway_for,
     report_folder,
     run_workflow,
@@ -35,11 +37,29 @@ from papermind.workflows.review.panel import minimal_panel
 from papermind.workflows.review.report import build_report, offline_report
 from papermind.workflows.review.views import section_groups
 
+if TYPE_CHECKING:
+    from papermind.scholar.cache import ScholarCache
+
 Reviewers = Literal["minimal", "full"]
 PROMPT_RESERVE = 1100
 """Tokens kept for a reviewer's instructions, its JSON schema and the editor's task."""
 CHARS_PER_TOKEN = 3
 MAX_INPUT_CHARS = 24000
+
+
+class ReviewParts(RunParts, Protocol):
+    """What a review needs (the container provides it)."""
+
+    settings: Settings
+
+    @property
+    def library(self) -> LibraryService: ...
+
+    @property
+    def grounder(self) -> Grounder: ...
+
+    @property
+    def scholar_cache(self) -> ScholarCache: ...
 
 
 def panel_for(paper: Paper, reviewers: Reviewers) -> list[str]:
@@ -77,14 +97,14 @@ def review_context(settings: Settings, gateway: Gateway, grounder: Grounder, *,
         unverified_weight=knobs.review_unverified_weight)
 
 
-def related_finder(container: Container, online: bool) -> RelatedWorkFinder | None:
+def related_finder(parts: ReviewParts, online: bool) -> RelatedWorkFinder | None:
     """The scholarly sources' related-work search when online, else None (nothing sent)."""
-    scholar = container.settings.scholar
+    scholar = parts.settings.scholar
     if not (scholar.enabled or online):
         return None
     from papermind.services.related_work import ScholarRelatedWork
 
-    return ScholarRelatedWork(scholar, container.scholar_cache)
+    return ScholarRelatedWork(scholar, parts.scholar_cache)
 
 
 @dataclass
@@ -104,7 +124,7 @@ def _models(gateway: Gateway, panel: list[str]) -> dict[str, str]:
     return {**models, "checker": gateway.model_for("checker")}
 
 
-async def review_paper(container: Container, paper: str | Path, *, reviewers: Reviewers = "full",
+async def review_paper(parts: ReviewParts, paper: str | Path, *, reviewers: Reviewers = "full",
                        job_id: str | None = None, out_dir: Path | None = None,
                        progress: ProgressCallback | None = None, gateway: Gateway | None = None,
                        signoff: bool | None = None, resume: Any = None,
@@ -113,10 +133,10 @@ async def review_paper(container: Container, paper: str | Path, *, reviewers: Re
     ``<home>/reports/<job id>/``) once the run has a meta-review; comments in ``language``
     (default the 'language' setting). Online (``scholar.enabled`` or ``online``), the
     contribution reviewer also sees related work from the scholarly sources."""
-    stored = resolve_paper(container.library, paper)
+    stored = resolve_paper(parts.library, paper)
     job = job_id or uuid.uuid4().hex
-    lang = output_language(language, container.settings.language)
-    bound = (gateway or gateway_for(container)).bind(job_id=job, language=lang)
+    lang = output_language(language, parts.settings.language)
+    bound = (gateway or gateway_for(parts)).bind(job_id=job, language=lang)
     check = check_stored(stored)
     if bound.is_demo_quality:  # the bundled model scores nothing: the check is the review
         check, notes = await comment_findings(bound, check)
@@ -126,14 +146,23 @@ async def review_paper(container: Container, paper: str | Path, *, reviewers: Re
         report = report.model_copy(update={"language": lang,
                                            "warnings": [*report.warnings, *notes]})
         return ReviewRun(report, job, files=write_reports(
-            report, report_folder(container, job, out_dir)))
-    context = review_context(container.settings, bound, container.grounder, signoff=signoff,
-                             related_work=related_finder(container, online))
+            report, report_folder(parts, job, out_dir)))
+    context = review_context(parts.settings, bound, parts.grounder, signoff=signoff,
+                             related_work=related_finder(parts, online))
     inputs = {"paper": stored, "panel": panel_for(stored, reviewers), "check": check}
-    result = await run_workflow(container, build_graph(), inputs, job_id=job, context=context,
+    result = await run_workflow(parts, build_graph(), inputs, job_id=job, context=context,
                                 progress=progress, resume=resume)
     report = build_report(result.state, models=_models(bound, result.state.get("panel", [])),
                           usage=usage_summary(bound), demo_quality=bound.is_demo_quality)
     report = report.model_copy(update={"language": lang})
     return ReviewRun(report, job, result.status, result.interrupt,
-                     write_reports(report, report_folder(container, job, out_dir)))
+                     write_reports(report, report_folder(parts, job, out_dir)))
+
+
+async def run_job(parts: ReviewParts, job: Job, progress: ProgressCallback,
+                  gateway: Gateway | None) -> dict[str, Any]:
+    """A review job (the workflow table's use-case contract; no sign-off pause); its usage."""
+    run = await review_paper(parts, job.request.paper_id or "", reviewers=job.request.reviewers,
+                             job_id=job.id, progress=progress, gateway=gateway, signoff=False,
+                             language=job.request.language)
+    return dict(run.report.usage)

@@ -7,15 +7,20 @@ A thread is the chain of question jobs linked by ``JobRequest.follows``; the ear
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import Protocol
 
 from papermind.domain.answer import Turn
 from papermind.domain.job import Job
 from papermind.errors import InputError, NotFoundError
 from papermind.services.job_store import JobRecords
 
-if TYPE_CHECKING:
-    from papermind.services.container import Container
+
+class ReportFiles(Protocol):
+    """Where a finished job's report files are (the container provides it)."""
+
+    def report_file(self, job_id: str, name: str) -> Path: ...
+
 
 MAX_TURNS = 20
 """Turns followed back from the newest (older ones drop out of the context)."""
@@ -41,21 +46,21 @@ def thread_of(store: JobRecords, job_id: str) -> list[Job]:
     return list(reversed(chain))
 
 
-def answer_text(container: Container, job: Job) -> str:
+def answer_text(files: ReportFiles, job: Job) -> str:
     """The answer a finished question job gave ('' while it has none)."""
-    path = container.report_file(job.id, "report.json")
+    path = files.report_file(job.id, "report.json")
     if job.status != "completed" or not path.is_file():
         return ""
     data = json.loads(path.read_text(encoding="utf-8"))
     return str(data.get("answer", ""))
 
 
-def earlier_turns(container: Container, store: JobRecords, job: Job) -> list[Turn]:
+def earlier_turns(files: ReportFiles, store: JobRecords, job: Job) -> list[Turn]:
     """The turns ``job`` follows up, oldest first, at most CONTEXT_TURNS."""
     if not job.request.follows:
         return []
     chain = thread_of(store, job.request.follows)
-    return [Turn(question=t.request.question or "", answer=answer_text(container, t),
+    return [Turn(question=t.request.question or "", answer=answer_text(files, t),
                  job_id=t.id) for t in chain[-CONTEXT_TURNS:]]
 
 

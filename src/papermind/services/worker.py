@@ -99,15 +99,16 @@ async def warm_up(container: Container) -> None:
     """Load what a first job would (the use cases, their graphs compiled, the model gateway,
     the checkpoint tables) before the worker registers for jobs, so a new worker's first job
     takes as long as the rest: cold, it took 9 s against 1.9 s (bench/scale_workers.py)."""
-    import importlib
+    from papermind.domain.workflows import WORKFLOWS
+    from papermind.services.workflow_table import graph_modules, use_case
 
-    for module in ("reading", "review", "qa", "threads"):
-        importlib.import_module(f"papermind.services.{module}")
+    for spec in WORKFLOWS.values():
+        use_case(spec)
     container.gateway  # noqa: B018 - builds the model gateway
     async with container.checkpointer() as saver:
-        for workflow in ("review", "deep_reading", "deep_qa", "cited_qa"):
-            graph = importlib.import_module(f"papermind.workflows.{workflow}.graph")
-            graph.build_graph().compile(checkpointer=saver)
+        for spec in WORKFLOWS.values():
+            for graph in graph_modules(spec):
+                graph.build_graph().compile(checkpointer=saver)
 
 
 async def run_leased(service: JobService, url: str, job_id: str) -> None:

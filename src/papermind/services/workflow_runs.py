@@ -17,30 +17,45 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from papermind.services.runner import NodeListener, RunResult, run_graph
 from papermind.workflows.ports import ProgressCallback
 
 if TYPE_CHECKING:
+    from langgraph.checkpoint.base import BaseCheckpointSaver
     from langgraph.graph import StateGraph
 
     from papermind.llm import Gateway
-    from papermind.services.container import Container
 
-__all__ = ["ProgressCallback", "gateway_for", "node_listener", "report_folder",
+__all__ = ["ProgressCallback", "RunParts", "gateway_for", "node_listener", "report_folder",
            "run_workflow", "usage_summary"]
 
 
-def gateway_for(container: Container) -> Gateway:
+class RunParts(Protocol):
+    """What every workflow run needs: the model gateway, the durable checkpointer and the
+    job's report folder. The container provides them; a use case asks for these and the
+    few parts of its own (``ReadingParts``, ``ReviewParts``, ``QAHost``), never for the
+    container."""
+
+    @property
+    def gateway(self) -> Gateway: ...
+
+    def checkpointer(self) -> AbstractAsyncContextManager[BaseCheckpointSaver[Any]]: ...
+
+    def report_dir(self, job_id: str) -> Path: ...
+
+
+def gateway_for(parts: RunParts) -> Gateway:
     """The gateway the use cases run on (the one seam tests replace)."""
-    return container.gateway
+    return parts.gateway
 
 
-def report_folder(container: Container, job_id: str, out_dir: Path | None = None) -> Path:
-    """``out_dir`` if given, else the container's report folder of the job."""
-    return out_dir if out_dir is not None else container.report_dir(job_id)
+def report_folder(parts: RunParts, job_id: str, out_dir: Path | None = None) -> Path:
+    """``out_dir`` if given, else the job's report folder."""
+    return out_dir if out_dir is not None else parts.report_dir(job_id)
 
 
 def _summary(entry: Any) -> str:
@@ -64,12 +79,12 @@ def node_listener(progress: ProgressCallback | None) -> NodeListener:
     return on_node
 
 
-async def run_workflow(container: Container, graph: StateGraph[Any, Any, Any, Any],
+async def run_workflow(parts: RunParts, graph: StateGraph[Any, Any, Any, Any],
                        inputs: Mapping[str, Any], *, job_id: str, context: Any,
                        progress: ProgressCallback | None = None,
                        resume: Any = None) -> RunResult:
-    """Run (or resume) job ``job_id`` of ``graph`` under the container's checkpointer."""
-    async with container.checkpointer() as saver:
+    """Run (or resume) job ``job_id`` of ``graph`` under the durable checkpointer."""
+    async with parts.checkpointer() as saver:
         return await run_graph(graph, inputs, thread_id=job_id, checkpointer=saver,
                                context=context, on_node=node_listener(progress), resume=resume)
 

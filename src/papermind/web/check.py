@@ -8,7 +8,7 @@ from fastapi.responses import HTMLResponse
 
 from papermind.api.deps import ContainerDep
 from papermind.reports.check import by_aspect, finding_href
-from papermind.services.checking import check_stored, venue_names
+from papermind.services.paper_checks import check_stored, venue_names
 from papermind.web.pages import render
 
 router = APIRouter(include_in_schema=False)

@@ -11,9 +11,10 @@ from typing import Any
 
 from jinja2 import Environment
 
+from papermind.domain.workflows import WORKFLOWS
 from papermind.web.steps import job_steps
 
-KINDS = {"reading": "Deep reading", "review": "Pre-review", "question": "Question"}
+KINDS = {kind: spec.title for kind, spec in WORKFLOWS.items()}
 STATUSES = {"queued": "waiting", "running": "running", "completed": "completed",
             "failed": "failed", "cancelled": "cancelled"}
 UPLOAD_STATES = {"waiting": "waiting", "parse": "reading the file", "ocr": "reading scanned pages (OCR)",
@@ -56,13 +57,13 @@ def job_title(job: Any, titles: Mapping[str, str] | None = None,
               gettext: Callable[..., str] = _english) -> str:
     """What a job is about, in words: 'Deep reading: <paper title>', or the question."""
     request = job.request
-    if request.kind == "question":
+    spec = WORKFLOWS.get(request.kind)
+    if spec is not None and spec.needs == "question":
         question = " ".join((request.question or "").split())
         return question if len(question) <= 120 else question[:117] + "..."
     paper = request.paper_id or ""
     title = (titles or {}).get(paper) or gettext("paper {id}", id=short_id(paper))
-    what = "Pre-review: {title}" if request.kind == "review" else "Deep reading: {title}"
-    return gettext(what, title=title)
+    return gettext(f"{kind_name(request.kind)}: {{title}}", title=title)
 
 
 def install_names(env: Environment) -> Environment:

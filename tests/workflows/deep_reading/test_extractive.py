@@ -135,10 +135,10 @@ async def test_a_configured_checker_still_judges_on_top_of_code(paper: Paper) ->
 
 def test_report_json_round_trips_explanations(paper: Paper) -> None:
     from papermind.domain.reading import ReadingPoint, ReadingReport
-    from papermind.workflows.deep_reading.render import from_json, to_dict
+    from papermind.workflows.deep_reading.render import from_json, to_json
     point = ReadingPoint(id="M1", kind="method", text="We propose X.", source="extracted",
                          explanation="It proposes X.")
     report = ReadingReport(paper_id=paper.id, points=[point])
-    again = from_json(json.loads(json.dumps(to_dict(report))))
+    again = from_json(json.loads(json.dumps(to_json(report))))
     assert again.points[0].explanation == "It proposes X."
     assert again.points[0].source == "extracted"

@@ -8,7 +8,7 @@ import re
 from papermind.domain import Anchor, Evidence, Support, VerificationSummary
 from papermind.domain.reading import ContextInfo, Question, ReadingPoint, ReadingReport
 from papermind.reports import DEMO_LABEL
-from papermind.workflows.deep_reading.render import to_dict, to_html, to_markdown
+from papermind.workflows.deep_reading.render import to_html, to_json, to_markdown
 
 ANCHOR = Anchor(paper_id="abc", page=3, line_start=12, line_end=14)
 GOOD = Evidence(quote="We fit a quadratic.", cited="3:12-14", matched_text="We fit a quadratic.",
@@ -36,7 +36,7 @@ def _report(demo: bool = False) -> ReadingReport:
 
 
 def test_json_contract_uses_the_one_evidence_shape() -> None:
-    data = json.loads(json.dumps(to_dict(_report())))
+    data = json.loads(json.dumps(to_json(_report())))
     assert data["kind"] == "deep_reading" and data["paper_id"] == "abc"
     v = data["verification"]
     assert (v["total"], v["found"], v["verified"], v["not_enough"]) == (3, 2, 1, 1)

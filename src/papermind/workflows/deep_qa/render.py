@@ -1,42 +1,43 @@
-"""A QAReport (deep or single-pass) as JSON, Markdown and a self-contained HTML page."""
+"""A QAReport (deep or single-pass) as JSON, Markdown, a self-contained HTML page and a
+terminal summary (the renderer contract of ``domain.workflows``)."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
+from rich.markup import escape
 
 from papermind import reports
 from papermind.domain.answer import AnswerSentence, EvidenceItem, QAReport, Strategy
 from papermind.domain.evidence import Evidence
-from papermind.i18n import Translator, translator
+from papermind.reports.report_parts import (
+    models_markdown,
+    print_demo_label,
+    report_strings,
+    template_env,
+)
 from papermind.workflows.deep_qa.report import report_from_json, report_json
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 STATUS_TEXT = {"answered": "answered", "extractive": "extractive (model output unusable; "
                "showing the best supported quotes)",
                "insufficient_evidence": "INSUFFICIENT EVIDENCE: the papers found do not answer "
                                         "this question (the evidence found is listed)"}
-_env = reports.install(Environment(
-    loader=FileSystemLoader(Path(__file__).parent / "templates"),
-    autoescape=select_autoescape(["html", "j2"]), trim_blocks=True, lstrip_blocks=True))
-
-
-
-def _t(report: Any) -> Translator:
-    """The report's own strings in its language (catalogue domain 'reports')."""
-    return translator("reports", report.language)
+PACKAGE, TEMPLATE = "papermind.workflows.deep_qa", "answer.html.j2"
+_t = report_strings
 
 
 def from_json(data: dict[str, Any]) -> QAReport:
-    """A report read back from its ``report_json`` form (a stored report.json)."""
+    """A report read back from its ``to_json`` form (a stored report.json)."""
     return report_from_json(data)
 
 
-def to_json(report: QAReport) -> str:
-    return json.dumps(report_json(report), ensure_ascii=False, indent=2)
+def to_json(report: QAReport) -> dict[str, Any]:
+    """JSON-ready dict; every evidence item in the one evidence JSON shape."""
+    return report_json(report)
 
 
 def cite(e: Evidence) -> str:
@@ -100,8 +101,7 @@ def to_markdown(report: QAReport) -> str:
             f"Stop: {_e(report.stop_reason or '-')}.", ""]
     if report.notes:
         out += [f"## {_t(report)('Notes')}", ""] + [f"- {_e(n)}" for n in report.notes] + [""]
-    out += [f"## {_t(report)('Models and usage')}", ""] + [
-        f"- {_e(role)}: {_e(m)}" for role, m in report.models.items()]
+    out += [f"## {_t(report)('Models and usage')}", "", *models_markdown(report.models)]
     out += [f"- tokens in/out: {report.usage.get('tokens_in', 0)}/"
             f"{report.usage.get('tokens_out', 0)}, cost ${report.usage.get('cost_usd', 0)}", ""]
     return "\n".join(out)
@@ -166,10 +166,50 @@ def _values(report: QAReport) -> dict[str, Any]:
 
 def to_html(report: QAReport) -> str:
     """A self-contained page; each citation is a ``.cite`` element with data attributes."""
-    return _env.get_template("answer.html.j2").render(_values(report))
+    return template_env(PACKAGE).get_template(TEMPLATE).render(
+        _values(report))
 
 
 def to_html_body(report: QAReport) -> Markup:
     """The page's content only, for a layout around it (the web UI)."""
-    template = _env.get_template("answer.html.j2")
+    template = template_env(PACKAGE).get_template(TEMPLATE)
     return reports.render_block(template, "content", **_values(report))
+
+
+def to_terminal(console: Console, report: QAReport, job_id: str) -> None:
+    """The CLI summary: status, each sentence with its citations, sources, disagreements."""
+    print_demo_label(console, report)
+    color = "red" if report.status == "insufficient_evidence" else "green"
+    console.print(f"[{color}]{STATUS_TEXT[report.status]}[/]", highlight=False)
+    for sentence in report.sentences:
+        mark = "" if sentence.verified else f" [red]{escape(sentence_status(sentence))}[/]"
+        cites = escape(" ".join(f"[{c}]" for c in sentence.cites))
+        console.print(f"{escape(sentence.text)} [dim]{cites}[/]{mark}", highlight=False)
+    for sentence in report.dropped:
+        console.print(f"[yellow]dropped[/] (its citations do not support it: "
+                      f"{escape(sentence_status(sentence))}): {escape(sentence.text)}",
+                      highlight=False)
+    _print_sources(console, report)
+    for contradiction in report.contradictions:
+        console.print(f"[yellow]disagreement[/] {contradiction.first} vs "
+                      f"{contradiction.second}: {escape(contradiction.note)}", highlight=False)
+    v = report.verification
+    console.print(f"citations {v.total}: found {v.found}, supported {v.supported}; tokens "
+                  f"{report.usage.get('tokens_in', 0)} in / {report.usage.get('tokens_out', 0)} "
+                  "out", highlight=False)
+
+
+def _print_sources(console: Console, report: QAReport) -> None:
+    """The kept sentences' citations; with no answer, every evidence item found."""
+    by_id = {e.id: e for e in report.evidence}
+    cited = {c.evidence_id: c.evidence for s in report.sentences for c in s.citations}
+    if not report.sentences:
+        cited = {e.id: e.evidence for e in report.evidence}
+    if cited:
+        console.print("[bold]Sources[/]" if report.sentences else "[bold]Evidence found[/]")
+    for evidence_id, evidence in cited.items():
+        item = by_id.get(evidence_id)
+        where = (item.title or item.paper_id[:12]) if item else "?"
+        text = evidence.quote or evidence.matched_text
+        console.print(f"  [{evidence_id}] {where}, {reports.text(evidence, details=False)}: "
+                      f"\"{text[:200]}\"", highlight=False, markup=False)

@@ -1,35 +1,35 @@
-"""A ReadingReport as JSON, Markdown and a self-contained HTML page."""
+"""A ReadingReport as JSON, Markdown, a self-contained HTML page and a terminal summary
+(the renderer contract of ``domain.workflows``)."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
+from rich.markup import escape
 
 from papermind import reports
 from papermind.domain.evidence import VerificationSummary
 from papermind.domain.reading import ReadingPoint, ReadingReport
-from papermind.i18n import Translator, translator
+from papermind.i18n import Translator
+from papermind.reports.report_parts import (
+    models_markdown,
+    print_demo_label,
+    report_strings,
+    template_env,
+)
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 SECTIONS = (("method", "Method principle"), ("derivation", "Math derivation, step by step"),
             ("experiment", "Experiment design"), ("result", "Results and what they support"))
-_env = reports.install(Environment(
-    loader=FileSystemLoader(Path(__file__).parent / "templates"),
-    autoescape=select_autoescape(["html", "j2"]), trim_blocks=True, lstrip_blocks=True))
-
-
-
+PACKAGE, TEMPLATE = "papermind.workflows.deep_reading", "reading_report.html.j2"
 _e = reports.md_text  # paper, user and model text: escaped, inert in a Markdown viewer
+_t = report_strings
 
 
-def _t(report: Any) -> Translator:
-    """The report's own strings in its language (catalogue domain 'reports')."""
-    return translator("reports", report.language)
-
-def to_dict(report: ReadingReport) -> dict[str, Any]:
+def to_json(report: ReadingReport) -> dict[str, Any]:
     """JSON-ready dict; every evidence item in the one evidence JSON shape."""
     data = report.model_dump(mode="json")
     for point, dumped in zip(report.points, data["points"], strict=True):
@@ -40,7 +40,7 @@ def to_dict(report: ReadingReport) -> dict[str, Any]:
 
 
 def from_json(data: dict[str, Any]) -> ReadingReport:
-    """A report read back from its ``to_dict`` form (a stored report.json)."""
+    """A report read back from its ``to_json`` form (a stored report.json)."""
     data = dict(data)
     paper_id = str(data.get("paper_id", ""))
     points = []
@@ -51,10 +51,6 @@ def from_json(data: dict[str, Any]) -> ReadingReport:
     data["points"] = points
     data["verification"] = VerificationSummary.of([e for p in points for e in p.evidence])
     return ReadingReport.model_validate(data)
-
-
-def to_json(report: ReadingReport) -> str:
-    return json.dumps(to_dict(report), ensure_ascii=False, indent=2)
 
 
 def point_status(p: ReadingPoint) -> str:
@@ -209,7 +205,7 @@ def context_head(report: ReadingReport) -> str:
 def _usage_md(report: ReadingReport) -> list[str]:
     u = report.usage
     out = [f"## {_t(report)('Models and token usage')}", ""]
-    out += [f"- {_e(role)}: {_e(model)}" for role, model in report.models.items()]
+    out += models_markdown(report.models)
     out += [f"- total: {u.tokens_in} in, {u.tokens_out} out, ${u.cost_usd:.4f}", "",
             "| node | calls | tokens in | tokens out |", "|---|---|---|---|"]
     out += [f"| {_e(n)} | {x.calls} | {x.tokens_in} | {x.tokens_out} |" for n, x in u.by_node.items()]
@@ -231,11 +227,41 @@ def _values(report: ReadingReport) -> dict[str, Any]:
 
 def to_html(report: ReadingReport) -> str:
     """A self-contained page; every citation is a ``.cite`` element with data-* anchors."""
-    return _env.get_template("reading_report.html.j2").render(_values(report))
+    return template_env(PACKAGE).get_template(TEMPLATE).render(_values(report))
 
 
 def to_html_body(report: ReadingReport) -> Markup:
     """The page's content only, for a layout around it (the web UI)."""
-    template = _env.get_template("reading_report.html.j2")
+    template = template_env(PACKAGE).get_template(TEMPLATE)
     return reports.render_block(template, "content", **_values(report))
+
+
+def to_terminal(console: Console, report: ReadingReport, job_id: str) -> None:
+    """The CLI summary: credibility, each point with its status and citations, questions."""
+    print_demo_label(console, report)
+    v = report.verification
+    console.print(f"[bold]{escape(report.title or report.paper_id)}[/]  credibility "
+                  f"[bold]{report.credibility.upper()}[/], citations found {v.found}/{v.total}, "
+                  f"supported {v.supported}/{v.total}, rewrites {report.rewrites}",
+                  highlight=False)
+    for p in report.points:
+        color = "green" if p.verified else "red" if p.verdict in (
+            "not_found", "contradicted") else "yellow"
+        text = f'"{p.text}"' if p.source == "extracted" else p.text
+        console.print(f"{p.id} [{color}]{escape(point_status(p))}[/] {escape(text)}",
+                      highlight=False)
+        if p.explanation:
+            console.print(f"    in plain words (model; code checked its words, not its "
+                          f"meaning): {escape(p.explanation)}", highlight=False)
+        for e in p.evidence:
+            console.print(f"    {escape(reports.text(e, details=False))}", highlight=False,
+                          style="dim")
+    if report.questions:
+        console.print("[bold]Questions[/]")
+        for n, q in enumerate(report.questions, start=1):
+            where = "; ".join([", ".join(q.builds_on), *(a.label() for a in q.anchors)])
+            console.print(f"{n}. {escape(q.text)} [dim](builds on {escape(where)})[/]",
+                          highlight=False)
+    console.print(f"job {job_id}; tokens {report.usage.tokens_in} in / "
+                  f"{report.usage.tokens_out} out", highlight=False)
 

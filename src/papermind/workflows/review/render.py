@@ -1,4 +1,5 @@
-"""Render a ReviewReport as JSON, Markdown and a self-contained HTML page.
+"""Render a ReviewReport as JSON, Markdown, a self-contained HTML page and a terminal
+summary (the renderer contract of ``domain.workflows``).
 
 Every evidence item goes through the one citation renderer of ``papermind.reports`` (the
 report stores it as data, in the one evidence JSON shape), so the CLI, Markdown, HTML and
@@ -8,27 +9,31 @@ the web UI say the same thing the same way.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
 from papermind import reports
 from papermind.domain import Evidence
 from papermind.domain.review import ReportComment, ReportFlag, ReviewReport
-from papermind.i18n import Translator, translator
-from papermind.reports.check import by_aspect, check_markdown, finding_href, finding_markdown
+from papermind.reports import check as check_render
+from papermind.reports.check import by_aspect, finding_href, finding_markdown
 from papermind.reports.citations import as_evidence
+from papermind.reports.report_parts import (
+    models_markdown,
+    print_demo_label,
+    report_strings,
+    template_env,
+)
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 _LABELS = {"accept": "accept", "minor_revision": "minor revision",
            "major_revision": "major revision", "reject": "reject"}
+PACKAGE, TEMPLATE = "papermind.workflows.review", "report.html.j2"
+_t = report_strings
 
-
-
-def _t(report: Any) -> Translator:
-    """The report's own strings in its language (catalogue domain 'reports')."""
-    return translator("reports", report.language)
 
 def to_json(report: ReviewReport) -> dict[str, Any]:
     """JSON form: every evidence item in the one evidence JSON shape (quote, found, anchor,
@@ -157,7 +162,7 @@ def _check(report: ReviewReport) -> list[str]:
     findings no comment addressed."""
     if report.check is None:
         return []
-    out = ["", check_markdown(report.check).rstrip()]
+    out = ["", check_render.to_markdown(report.check).rstrip()]
     if report.unaddressed and not report.scoring_note:
         out += ["", f"## {_t(report)('High-severity check findings the panel did not address')}",
                 ""]
@@ -234,20 +239,12 @@ def _usage(report: ReviewReport) -> list[str]:
     out = [f"## {_t(report)('Usage and cost')}", "",
            f"- tokens in {u.get('tokens_in', 0)}, out {u.get('tokens_out', 0)}, "
            f"cost ${float(u.get('cost_usd', 0.0)):.4f}"]
-    out += [f"- {_e(role)}: {_e(model)}" for role, model in report.models.items()]
+    out += models_markdown(report.models)
     out += ["", f"## {_t(report)('History')}", ""]
     out += [f"- {_e(h.get('node'))}: {_e(h.get('summary', ''))}" for h in report.history]
     if report.signoff:
         out += ["", f"## {_t(report)('Sign-off')}", "", f"- {_e(report.signoff)}"]
     return out
-
-
-@cache
-def _env() -> Environment:
-    env = Environment(loader=PackageLoader("papermind.workflows.review", "templates"),
-                      autoescape=select_autoescape(["html", "j2"]), trim_blocks=True,
-                      lstrip_blocks=True)
-    return reports.install(env)
 
 
 def _values(report: ReviewReport) -> dict[str, Any]:
@@ -261,10 +258,41 @@ def _values(report: ReviewReport) -> dict[str, Any]:
 
 def to_html(report: ReviewReport) -> str:
     """Self-contained HTML; every evidence item is the one renderer's ``span.cite``."""
-    return _env().get_template("report.html.j2").render(_values(report))
+    return template_env(PACKAGE).get_template(TEMPLATE).render(
+        _values(report))
 
 
 def to_html_body(report: ReviewReport) -> Markup:
     """The page's content only, for a layout around it (the web UI)."""
-    return reports.render_block(_env().get_template("report.html.j2"), "content",
-                                **_values(report))
+    return reports.render_block(template_env(PACKAGE).get_template(
+        TEMPLATE), "content", **_values(report))
+
+
+def to_terminal(console: Console, report: ReviewReport, job_id: str) -> None:
+    """The CLI summary: recommendation, scores, flags, each comment with its status."""
+    console.print(f"[italic]{report.disclaimer}[/]")
+    print_demo_label(console, report)
+    for finding in report.findings:
+        colour = {"high": "red", "medium": "yellow"}.get(finding.severity, "dim")
+        console.print(f"[{colour}]hidden text ({finding.severity})[/] p. {finding.page}: "
+                      f"{finding.text!r} ({finding.reason})", highlight=False)
+    console.print(f"[bold]{report.title or report.paper_id}[/]: [bold]{report.recommendation}"
+                  f"[/] (confidence {report.recommendation_confidence:.2f}, {report.rounds} "
+                  "round(s))", highlight=False)
+    for s in report.scores:
+        console.print(f"  {s.name or s.reviewer} ({s.aspect}): {s.original:g} -> {s.final:g}"
+                      f"{'  ' + s.change if s.change else ''}", highlight=False)
+    for flag in report.flags:
+        console.print(f"[red]flag[/] {flag.message}", highlight=False)
+    for c in report.comments:
+        where = "; ".join(reports.text(evidence_of(report, e), details=False)
+                          for e in c.evidence)
+        flags = "".join(f"; flag: {f.message}" for f in c.flags)
+        console.print(f"{c.label or c.message_id} ({c.kind}): {c.content} ({comment_status(c)}"
+                      f"; {where or 'no lines cited'}{flags})", highlight=False, markup=False)
+    m, v, u = report.metrics, report.verification, report.usage
+    console.print(f"independence {m.independence:.2f}, attack coverage {m.attack_coverage:.2f}, "
+                  f"traceability (found) {m.traceability:.2f}, supported {m.share_supported:.2f}; "
+                  f"comments found {v.found}/{v.total}, verified {v.supported}/{v.total}; "
+                  f"tokens {u.get('tokens_in', 0)} in / {u.get('tokens_out', 0)} out; "
+                  f"job {job_id}", highlight=False)
