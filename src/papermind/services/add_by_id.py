@@ -19,7 +19,10 @@ from papermind.services.library import AddResult
 from papermind.services.scholar import ScholarSources, build_sources, require_online
 
 if TYPE_CHECKING:
-    from papermind.services.container import Container
+    from papermind.config import Settings
+    from papermind.scholar.cache import ScholarCache
+    from papermind.services.imports import ImportService
+    from papermind.services.library import LibraryService
 
 IdKind = Literal["doi", "arxiv", "url"]
 _ENTRY_TYPES = {"journal-article": "article", "article": "article",
@@ -62,22 +65,25 @@ def parse_identifier(text: str) -> Identifier | None:
 class AddByIdService:
     """Fetches metadata and an open-access PDF, then adds the paper like a file."""
 
-    def __init__(self, container: Container) -> None:
-        self.container = container
+    def __init__(self, settings: Settings, cache: ScholarCache, library: LibraryService,
+                 imports: ImportService) -> None:
+        self.settings = settings
+        self.cache = cache
+        self.library = library
+        self.imports = imports
 
     def add(self, identifier: Identifier, *, online: bool = False) -> AddResult:
-        settings = self.container.settings
-        require_online(settings.scholar, online)
-        sources = build_sources(settings.scholar, self.container.scholar_cache)
+        require_online(self.settings.scholar, online)
+        sources = build_sources(self.settings.scholar, self.cache)
         try:
             work, pdf = self._fetch(identifier, sources)
         finally:
             sources.close()
         name = f"{(work.arxiv or work.doi or 'paper').replace('/', '_')}.pdf" if work else "paper.pdf"
-        result = self.container.library.add_bytes(pdf, name, shown=identifier.shown())
+        result = self.library.add_bytes(pdf, name, shown=identifier.shown())
         if work is not None and result.paper_id and result.status != "failed":
             item = ImportedItem(source=work.source, key=identifier.shown(), metadata=metadata(work))
-            version_of = self.container.imports.apply(item, result.paper_id)
+            version_of = self.imports.apply(item, result.paper_id)
             result = replace(result, title=work.title or result.title,
                              version_of=version_of or result.version_of)
         return result
@@ -103,7 +109,7 @@ class AddByIdService:
         return found[0], self._download(urls, sources.files, ident)
 
     def _download(self, urls: list[str], http: SourceHttp, ident: Identifier) -> bytes:
-        limit = int(self.container.settings.ingest.max_file_mb * 2**20)
+        limit = int(self.settings.ingest.max_file_mb * 2**20)
         for url in dict.fromkeys(urls):
             data = http.fetch_bytes(url, max_bytes=limit)
             if data is not None and data.startswith(b"%PDF"):

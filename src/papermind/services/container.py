@@ -184,14 +184,15 @@ class Container:
         """Bibliography checks against the scholarly sources (online only)."""
         from papermind.services.references import ReferenceService
 
-        return ReferenceService(self)
+        return ReferenceService(self.settings.scholar, self.scholar_cache, self.parser,
+                                self.library)
 
     @cached_property
     def add_by_id(self) -> AddByIdService:
         """`papermind add doi:... | arxiv:... | URL` (online only)."""
         from papermind.services.add_by_id import AddByIdService
 
-        return AddByIdService(self)
+        return AddByIdService(self.settings, self.scholar_cache, self.library, self.imports)
 
     @cached_property
     def exports(self) -> ExportService:

@@ -11,14 +11,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from papermind.config import ScholarSettings
 from papermind.domain import Paper
 from papermind.domain.scholar import ReferencesReport
 from papermind.scholar.verify import MAX_REQUESTS, ReferenceChecker
 from papermind.services.scholar import build_sources, require_online
 
 if TYPE_CHECKING:
+    from papermind.scholar.cache import ScholarCache
     from papermind.scholar.source import ScholarSource
-    from papermind.services.container import Container
+    from papermind.services.library import FileParser, LibraryService
 
 
 def check_references(paper: Paper, sources: Sequence[ScholarSource], *,
@@ -34,22 +36,25 @@ def check_references(paper: Paper, sources: Sequence[ScholarSource], *,
 class ReferenceService:
     """``papermind refs``, ``GET /papers/{id}/references``."""
 
-    def __init__(self, container: Container) -> None:
-        self.container = container
+    def __init__(self, settings: ScholarSettings, cache: ScholarCache, parser: FileParser,
+                 library: LibraryService) -> None:
+        self.settings = settings
+        self.cache = cache
+        self.parser = parser
+        self.library = library
 
     def check(self, paper: str, *, online: bool = False,
               files: bool = True) -> ReferencesReport:
         """A stored paper (id or prefix) or, with ``files``, a file (parsed, not stored)."""
-        require_online(self.container.settings.scholar, online)
+        require_online(self.settings, online)
         target, paper_id = self._paper(paper, files=files)
         return self.check_paper(target, online=online, paper_id=paper_id)
 
     def check_paper(self, paper: Paper, *, online: bool = False,
                     paper_id: str | None = None) -> ReferencesReport:
         """A paper already at hand (e.g. `papermind check`'s), through the library's cache."""
-        settings = self.container.settings.scholar
-        require_online(settings, online)
-        sources = build_sources(settings, self.container.scholar_cache)
+        require_online(self.settings, online)
+        sources = build_sources(self.settings, self.cache)
         try:
             return check_references(paper, sources.for_references(), paper_id=paper_id)
         finally:
@@ -58,6 +63,6 @@ class ReferenceService:
     def _paper(self, paper: str, *, files: bool) -> tuple[Paper, str | None]:
         path = Path(paper)
         if files and path.is_file():
-            return self.container.parser.parse(path), None
-        stored = self.container.library.show(paper)
+            return self.parser.parse(path), None
+        stored = self.library.show(paper)
         return stored.paper, stored.record.id
