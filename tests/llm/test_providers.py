@@ -81,3 +81,17 @@ async def test_sdk_errors_of_a_kind_are_described_without_their_text() -> None:
     with pytest.raises(EndpointFailed) as caught:
         await with_retries(fail, RetryPolicy(max_retries=0), where="endpoint 'x'")
     assert "sk-123" not in str(caught.value) and "Leak" in str(caught.value)
+
+
+async def test_models_checks_an_endpoint_with_its_kind_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    from papermind.llm.health import EndpointStatus, check_endpoint
+
+    endpoint = EndpointSettings(provider="fake", model="m")
+    unchecked = await check_endpoint("x", endpoint)
+    assert unchecked.ok and unchecked.detail == "not checked (provider fake)"
+
+    async def ping(name: str, settings: EndpointSettings, timeout_s: float) -> EndpointStatus:
+        return EndpointStatus(name, settings.provider, settings.model, False, f"{timeout_s}s")
+
+    monkeypatch.setitem(PROVIDERS, "fake", ProviderKind("fake", "pinged", None, check=ping))
+    assert (await check_endpoint("x", endpoint, 3.0)).detail == "3.0s"
