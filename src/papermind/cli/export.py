@@ -1,5 +1,5 @@
-"""``papermind export``: the library, a selection, or a report's cited works as BibTeX,
-CSL-JSON or RIS."""
+"""``papermind export``: the library, a selection, or a report's cited works in one of the
+export formats (services/export_formats.py)."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def export(
     = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """Export papers' bibliographic data as BibTeX, CSL-JSON or RIS (or a review's cited works)."""
+    """Export papers' bibliographic data (or a review's cited works); help: see ``register``."""
     from papermind.services.exports import cited_works
 
     form = export_format(fmt)
@@ -79,5 +79,6 @@ def _load_report(path: Path) -> dict[str, object]:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("export")(export)
+    app.command("export", help=f"Export papers' bibliographic data as "
+                f"{format_names(labels=True)} (or a review's cited works).")(export)
 

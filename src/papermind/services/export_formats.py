@@ -66,9 +66,10 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {f.name: f for f in (
 FORMATS: tuple[str, ...] = tuple(EXPORT_FORMATS)
 
 
-def format_names() -> str:
-    """'bibtex, csl-json or ris' (for help texts)."""
-    return " or ".join(filter(None, (", ".join(FORMATS[:-1]), FORMATS[-1])))
+def format_names(*, labels: bool = False) -> str:
+    """'bibtex, csl-json or ris' ('BibTeX, CSL-JSON or RIS' with ``labels``), for help texts."""
+    names = [f.label for f in EXPORT_FORMATS.values()] if labels else list(FORMATS)
+    return " or ".join(filter(None, (", ".join(names[:-1]), names[-1])))
 
 
 def export_format(name: str) -> ExportFormat:
