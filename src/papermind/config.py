@@ -10,8 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from papermind.errors import ConfigError
 
 
 class IngestSettings(BaseModel):
@@ -112,11 +114,16 @@ class SearchSettings(BaseModel):
         default=None, description="tokenizer.json of that cross-encoder")
 
 
+ProviderName = Literal["openai", "anthropic", "local", "fake"]
+"""The provider kinds: the rows of ``llm.providers.PROVIDERS`` (checked there)."""
+
+
 class EndpointSettings(BaseModel):
     """One model endpoint."""
 
-    provider: Literal["openai", "anthropic", "local", "fake"] = Field(
-        default="openai", description="'openai' = any OpenAI-compatible server")
+    provider: ProviderName = Field(
+        default="openai", description="'openai' = any OpenAI-compatible server; 'anthropic'; "
+                                      "'local' = the bundled model; 'fake' = tests")
     base_url: str | None = Field(default=None, description="e.g. http://localhost:8000/v1")
     api_key: str | None = Field(default=None, description="secret; never logged")
     model: str = Field(default="", description="model name at the endpoint")
@@ -355,8 +362,23 @@ class Settings(BaseSettings):
 
 
 def load_settings(home: Path | None = None, **overrides: object) -> Settings:
-    """Settings from the environment, with ``home`` (the ``--home`` flag) winning."""
-    settings = Settings(**overrides)  # type: ignore[arg-type]
+    """Settings from the environment, with ``home`` (the ``--home`` flag) winning; a value
+    that does not fit is a ConfigError naming the setting and its variable."""
+    try:
+        settings = Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as err:
+        raise ConfigError(invalid_settings(err)) from None
     if home is not None:
         settings = settings.model_copy(update={"home": home})
     return settings
+
+
+def invalid_settings(err: ValidationError) -> str:
+    """'invalid setting llm.endpoints.x.provider (PAPERMIND_LLM__ENDPOINTS__X__PROVIDER):
+    Input should be ...' for each value that does not fit."""
+    lines = []
+    for issue in err.errors():
+        path = [str(p) for p in issue.get("loc", ())]
+        variable = "PAPERMIND_" + "__".join(path).upper()
+        lines.append(f"invalid setting {'.'.join(path)} ({variable}): {issue.get('msg', '')}")
+    return "; ".join(lines) or "invalid settings"

@@ -9,7 +9,7 @@ from typing import Any
 from fastapi import Depends, FastAPI, Request
 
 from papermind import __version__
-from papermind.api import docs, errors, jobs, ops, papers, search
+from papermind.api import docs, errors, exports, jobs, ops, papers, search
 from papermind.api.guards import FrontDoor, policy_for
 from papermind.api.schemas import Health
 from papermind.api.security import authorize
@@ -54,6 +54,7 @@ def create_app(settings: Settings, *, container: Container | None = None,
                                                     api.max_upload_mb, api.body_timeout_s))
     app.include_router(papers.router)
     app.include_router(search.router)
+    app.include_router(exports.router)
     app.include_router(jobs.router)
     app.include_router(ops.router)
     docs.install(app)  # before the web UI, whose /static mount would hide the assets

@@ -1,11 +1,11 @@
-"""``papermind export``: the library, a selection, or a report's cited works as BibTeX,
-CSL-JSON or RIS."""
+"""``papermind export``: the library, a selection, or a report's cited works in one of the
+export formats (services/export_formats.py)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, cast
+from typing import Annotated
 
 import typer
 
@@ -14,13 +14,14 @@ from papermind.cli.filters import CollectionFilter, TagFilter, selected_papers
 from papermind.cli.options import JsonFlag
 from papermind.disk_writes import write_atomically
 from papermind.errors import InputError
+from papermind.services.export_formats import export_format, format_names
 
 
 def export(
     ctx: typer.Context,
     papers: Annotated[list[str] | None, typer.Argument(
         metavar="[PAPER]...", help="Paper ids or prefixes (default: the whole library).")] = None,
-    fmt: Annotated[str, typer.Option("--format", help="bibtex, csl-json or ris.")] = "bibtex",
+    fmt: Annotated[str, typer.Option("--format", help=f"{format_names()}.")] = "bibtex",
     tag: TagFilter = None,
     collection: CollectionFilter = None,
     report: Annotated[Path | None, typer.Option(
@@ -30,11 +31,10 @@ def export(
     = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """Export papers' bibliographic data as BibTeX, CSL-JSON or RIS (or a review's cited works)."""
-    from papermind.services.exports import FORMATS, ExportFormat, cited_works, render
+    """Export papers' bibliographic data (or a review's cited works); help: see ``register``."""
+    from papermind.services.exports import cited_works
 
-    if fmt not in FORMATS:
-        raise InputError(f"unknown format {fmt!r} (use {', '.join(FORMATS)})")
+    form = export_format(fmt)
     box = container(ctx)
     if report is not None:
         data = _load_report(report)
@@ -42,7 +42,7 @@ def export(
         works = cited_works(data, paper)
     else:
         works = box.exports.works(selected_papers(ctx, papers, tag, collection))
-    text = render(works, cast(ExportFormat, fmt))
+    text = form.write(works)
     cli = state(ctx)
     if not works:
         cli.err.print(f"nothing to export: {_why_empty(report, papers, tag, collection)}",
@@ -79,5 +79,6 @@ def _load_report(path: Path) -> dict[str, object]:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("export")(export)
+    app.command("export", help=f"Export papers' bibliographic data as "
+                f"{format_names(labels=True)} (or a review's cited works).")(export)
 

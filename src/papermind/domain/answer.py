@@ -11,7 +11,9 @@ from papermind.domain.base import Frozen
 from papermind.domain.chunk import SearchMode
 from papermind.domain.evidence import Evidence, SupportVerdict, VerificationSummary
 
-Tool = Literal["library_search", "paper_search", "calculator", "web_search"]
+Tool = str
+"""A QA tool's name: a row of the tool table (workflows/deep_qa/tools.py), which checks
+the planner's choices; 'library_search' by default."""
 TaskState = Literal["pending", "done", "empty", "skipped"]
 AnswerStatus = Literal["answered", "extractive", "insufficient_evidence"]
 QAKind = Literal["deep_qa", "cited_qa"]

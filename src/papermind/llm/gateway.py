@@ -20,7 +20,7 @@ from pydantic import BaseModel
 
 from papermind.config import EndpointSettings, LLMSettings
 from papermind.db import SqlDatabase
-from papermind.errors import BudgetExceededError, ConfigError, ProviderError, StructuredOutputError
+from papermind.errors import BudgetExceededError, ProviderError, StructuredOutputError
 from papermind.llm.cache import ResponseCache, cache_key
 from papermind.llm.endpoints import ChatBackend, ChatReply, ChatRequest, SchemaSpec
 from papermind.llm.prompts import with_output_language
@@ -317,16 +317,9 @@ def build_gateway(settings: LLMSettings, *, db: SqlDatabase | None = None,
 
 
 def default_factory(settings: LLMSettings) -> BackendFactory:
-    """Backends by provider: OpenAI-compatible, Anthropic, or the bundled local model."""
-    def build(name: str, endpoint: EndpointSettings) -> ChatBackend:
-        from papermind.llm import endpoints, local
+    """Backends by provider kind (the rows of ``llm.providers``)."""
+    from papermind.llm.providers import build_backend
 
-        if endpoint.provider == "openai":
-            return endpoints.openai_backend(name, endpoint)
-        if endpoint.provider == "anthropic":
-            return endpoints.anthropic_backend(name, endpoint)
-        if endpoint.provider == "local":
-            return local.local_backend(settings.local_threads, endpoint.context_tokens)
-        raise ConfigError(f"endpoint {name!r} has provider {endpoint.provider!r}, which "
-                          "needs a backend supplied in code (e.g. fake_gateway in tests)")
+    def build(name: str, endpoint: EndpointSettings) -> ChatBackend:
+        return build_backend(name, endpoint, settings)
     return build

@@ -11,6 +11,7 @@ import httpx
 from papermind.config import EndpointSettings, LLMSettings
 from papermind.errors import ConfigError
 from papermind.llm.guard import check_endpoint_allowed
+from papermind.llm.providers import provider_kind
 from papermind.llm.roles import known_roles, resolve_role
 
 
@@ -63,15 +64,25 @@ async def check_endpoints(settings: LLMSettings, local_model: str,
 
 async def check_endpoint(name: str, endpoint: EndpointSettings,
                          timeout_s: float = 10.0) -> EndpointStatus:
-    """Is the endpoint reachable, and does it serve the configured model?"""
-    if endpoint.provider == "local":
-        from papermind.llm.local import local_status
-
-        ok, detail = local_status()
-        return EndpointStatus(name, "local", endpoint.model, ok, detail)
-    if endpoint.provider != "openai":
+    """Is the endpoint reachable, and does it serve the configured model? (As its provider
+    kind's row checks it; a kind without a check is reported as not checked.)"""
+    check = provider_kind(endpoint.provider).check
+    if check is None:
         return EndpointStatus(name, endpoint.provider, endpoint.model, True,
                               f"not checked (provider {endpoint.provider})")
+    return await check(name, endpoint, timeout_s)
+
+
+async def check_local(name: str, endpoint: EndpointSettings, _: float) -> EndpointStatus:
+    """The bundled model: is it installed and loadable?"""
+    from papermind.llm.local import local_status
+
+    ok, detail = local_status()
+    return EndpointStatus(name, "local", endpoint.model, ok, detail)
+
+
+async def check_openai(name: str, endpoint: EndpointSettings, timeout_s: float) -> EndpointStatus:
+    """An OpenAI-compatible server: GET /models answers and lists the model."""
     try:
         check_endpoint_allowed(name, endpoint.base_url)
     except ConfigError as err:

@@ -16,6 +16,7 @@ import openai
 
 from papermind.config import EndpointSettings
 from papermind.errors import ProviderError
+from papermind.llm.providers import SDK_MODULES
 
 log = logging.getLogger("papermind.llm")
 T = TypeVar("T")
@@ -125,7 +126,7 @@ async def with_retries(call: Callable[[], Awaitable[T]], policy: RetryPolicy, *,
 
 
 def _detail(err: BaseException) -> str:
-    if status_of(err) is not None or type(err).__module__.split(".")[0] in {"openai", "anthropic"}:
+    if status_of(err) is not None or type(err).__module__.split(".")[0] in SDK_MODULES:
         return describe(err)
     return f"{type(err).__name__}: {str(err)[:200]}"
 

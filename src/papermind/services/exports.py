@@ -1,5 +1,7 @@
 """Export the library (or a selection) as BibTeX, CSL-JSON or RIS; a report's cited works.
 
+The formats are one table, ``services.export_formats.EXPORT_FORMATS``.
+
 Each paper is exported from its catalog metadata (the reference manager's when imported,
 else what ingestion parsed) under its source key when it has one, else a generated
 'surnameYEARword' key, made unique. For a report, the works it cites are the bibliography
@@ -9,24 +11,32 @@ entries of the reviewed paper.
 
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Any
 
 from papermind.domain import Paper, Reference
 from papermind.domain.works import Person, WorkMetadata
 from papermind.ingest.identifiers import normalize_arxiv, normalize_doi
-from papermind.interchange.bibtex import metadata_fields, write_bibtex
-from papermind.interchange.csl import to_csl
-from papermind.interchange.ris import to_ris
 from papermind.services.catalog import CatalogService
+from papermind.services.export_formats import ExportFormat, KeyedWork, export_format
 
-ExportFormat = Literal["bibtex", "csl-json", "ris"]
-FORMATS: tuple[ExportFormat, ...] = ("bibtex", "csl-json", "ris")
-KeyedWork = tuple[str, WorkMetadata]
 _STOP = {"a", "an", "the", "on", "of", "in", "for", "and", "to", "with", "from", "towards"}
+
+
+@dataclass(frozen=True)
+class Export:
+    """Works written in one format."""
+
+    format: ExportFormat
+    works: list[KeyedWork]
+    text: str
+
+    @property
+    def filename(self) -> str:
+        return f"papermind{self.format.suffix}"
 
 
 class ExportService:
@@ -48,19 +58,18 @@ class ExportService:
                         entry.metadata))
         return out
 
+    def export(self, fmt: str, *, papers: Sequence[str] = (), tags: Sequence[str] = (),
+               collections: Sequence[str] = ()) -> Export:
+        """The selected papers (every default version when nothing is selected) in ``fmt``."""
+        form = export_format(fmt)
+        works = self.works(self.catalog.select(papers=papers, tags=tags,
+                                               collections=collections))
+        return Export(form, works, form.write(works))
 
-def render(works: Iterable[KeyedWork], fmt: ExportFormat) -> str:
-    """The works in one format, as text."""
-    works = list(works)
-    if fmt == "bibtex":
-        return write_bibtex((kind, key, fields) for key, meta in works
-                            for kind, fields in [metadata_fields(meta)])
-    if fmt == "csl-json":
-        return json.dumps([to_csl(key, meta) for key, meta in works], ensure_ascii=False,
-                          indent=2) + "\n"
-    if fmt == "ris":
-        return to_ris(works)
-    raise ValueError(f"unknown format {fmt!r}")
+
+def render(works: Iterable[KeyedWork], fmt: str) -> str:
+    """The works in format ``fmt``, as text (InputError for an unknown format)."""
+    return export_format(fmt).write(list(works))
 
 
 def resolved_entry_keys(report: Any) -> list[str]:

@@ -1,4 +1,5 @@
-"""The library page: papers, search, recent jobs and the library-wide question box."""
+"""The library page: papers, search, recent jobs, the library-wide question box and the
+export links (one per registered export format)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from fastapi.responses import HTMLResponse
 from starlette.concurrency import run_in_threadpool
 
 from papermind.api.deps import ContainerDep, JobsDep
+from papermind.services.export_formats import EXPORT_FORMATS
 from papermind.web.pages import render
 
 router = APIRouter(include_in_schema=False)
@@ -28,4 +30,5 @@ async def library(request: Request, box: ContainerDep, jobs: JobsDep,
     titles |= box.library.titles(h.paper_id for h in hits if h.paper_id not in titles)
     return render(request, "library.html", papers=records, q=q, hits=hits, titles=titles,
                   page=page, pages=pages, total=total, first=first + 1,
-                  last=first + len(records), jobs=jobs.store.recent(8))
+                  last=first + len(records), jobs=jobs.store.recent(8),
+                  export_formats=list(EXPORT_FORMATS.values()))

@@ -33,15 +33,17 @@ from papermind.workflows.deep_qa.nodes.planning import (
     replan,
 )
 from papermind.workflows.deep_qa.state import QAInput, QAOutput, QAState
+from papermind.workflows.deep_qa.tools import tool_named
 
 
 def route_task(state: QAState) -> Literal["choose_strategy", "calculate", "detect_contradictions"]:
-    """Next task's tool decides the branch; no task left -> wrap up."""
+    """Next task's tool decides the branch (a computing tool's row has no runner); no task
+    left -> wrap up."""
     current = state.get("current")
     if current is None:
         return "detect_contradictions"
     task = next(t for t in state.get("plan", []) if t.id == current)
-    return "calculate" if task.tool == "calculator" else "choose_strategy"
+    return "calculate" if tool_named(task.tool).computes else "choose_strategy"
 
 
 def route_assessment(state: QAState) -> Literal["reformulate", "integrate"]:

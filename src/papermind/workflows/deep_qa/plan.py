@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from papermind.domain.answer import PlanTask, TaskOutcome
+from papermind.workflows.deep_qa.tools import DEFAULT_TOOL, tool_named
 
 MAX_TASKS = 6
 
@@ -34,9 +35,9 @@ def clean_plan(tasks: Sequence[PlanTask], question: str, *, first_id: int = 1,
     final = []
     for task in ordered:
         tool = task.tool
-        if tool == "calculator" and not task.expression and not task.depends_on:
-            tool = "library_search"
-            notes.append(f"{rename[task.id]}: calculator task without numbers or inputs; "
+        if tool_named(tool).computes and not task.expression and not task.depends_on:
+            tool = DEFAULT_TOOL
+            notes.append(f"{rename[task.id]}: {task.tool} task without numbers or inputs; "
                          "searching instead")
         final.append(task.model_copy(update={
             "id": rename[task.id], "tool": tool,

@@ -6,11 +6,11 @@ from typing import Any
 
 from pydantic import BaseModel, Field, field_validator
 
-from papermind.domain.answer import PlanTask, Tool
+from papermind.domain.answer import PlanTask
 from papermind.domain.chunk import SearchMode
 from papermind.workflows.citing import line_ids_schema
+from papermind.workflows.deep_qa.tools import DEFAULT_TOOL, TOOLS
 
-_TOOLS = {"library_search", "paper_search", "calculator", "web_search"}
 _MODES = {"bm25", "dense", "hybrid"}
 
 
@@ -19,7 +19,7 @@ class TaskOut(BaseModel):
 
     id: str = ""
     question: str
-    tool: str = "library_search"
+    tool: str = DEFAULT_TOOL
     depends_on: list[str] = Field(default_factory=list)
     mode_hint: str | None = None
     paper_ids: list[str] = Field(default_factory=list)
@@ -33,7 +33,7 @@ class TaskOut(BaseModel):
         return [value] if isinstance(value, str) else value
 
     def to_task(self, index: int) -> PlanTask:
-        tool: Tool = self.tool if self.tool in _TOOLS else "library_search"  # type: ignore[assignment]
+        tool = self.tool if self.tool in TOOLS else DEFAULT_TOOL
         hint = (self.mode_hint or "").lower()
         mode: SearchMode | None = hint if hint in _MODES else None  # type: ignore[assignment]
         return PlanTask(id=self.id.strip() or f"t{index}", question=self.question.strip(),

@@ -25,6 +25,7 @@ from papermind.workflows.deep_qa.nodes.common import (
 )
 from papermind.workflows.deep_qa.schemas import ExpressionOut
 from papermind.workflows.deep_qa.state import Assessment, QAState
+from papermind.workflows.deep_qa.tools import DEFAULT_TOOL, tool_named
 
 _ASSESS_VARS = frozenset({"question", "evidence"})
 _CALC_VARS = frozenset({"question", "evidence"})
@@ -35,48 +36,14 @@ def _strategy(state: QAState) -> Strategy:
 
 
 async def retrieve(state: QAState, runtime: Runtime[QAContext]) -> dict[str, Any]:
-    """Search with the current strategy; keep only passages not seen before (novelty)."""
+    """One retrieval round with the current strategy's tool (its row's runner in the tool
+    table; the library search when the tool is not available)."""
     strategy = _strategy(state)
-    ctx = runtime.context
-    outcome = current_outcome(state)
-    if strategy.tool == "web_search" and ctx.web_search is not None:
-        return await _search_web(state, runtime, strategy)
-    hits = ctx.retriever.search(strategy.query, paper_ids=strategy.paper_ids or None,
-                                mode=strategy.mode, k=ctx.search_k,
-                                year_min=strategy.year_min, year_max=strategy.year_max)
-    seen_by_task = state.get("seen_chunks", {})
-    seen = list(seen_by_task.get(strategy.task_id, []))
-    new = [h for h in hits if h.chunk_id not in seen]
-    outcome = outcome.model_copy(update={"retrievals": outcome.retrievals + 1})
-    summary = (f"{strategy.mode} '{strategy.query[:80]}': {len(hits)} hit(s), "
-               f"{len(new)} new")
-    return {"hits": new, "new_hits": len(new), "seen_chunks": {**seen_by_task, strategy.task_id: seen + [h.chunk_id for h in new]},
-            "steps": state.get("steps", 0) + 1, "outcomes": with_outcome(state, outcome),
-            "history": [step("retrieve", summary, strategy.task_id)]}
-
-
-async def _search_web(state: QAState, runtime: Runtime[QAContext],
-                      strategy: Strategy) -> dict[str, Any]:
-    web = runtime.context.web_search
-    assert web is not None
-    results = await web.search(strategy.query, runtime.context.keep)
-    evidence = list(state.get("evidence", []))
-    outcome = current_outcome(state)
-    ids = []
-    for result in results:
-        item_id = f"E{len(evidence) + 1}"
-        ids.append(item_id)
-        evidence.append(EvidenceItem(
-            id=item_id, task_id=strategy.task_id, kind="web", title=result.title,
-            year=result.year, section=result.url,
-            evidence=Evidence(quote=result.snippet,
-                              reasons=["external source: not grounded in a stored paper"])))
-    outcome = outcome.model_copy(update={"retrievals": outcome.retrievals + 1,
-                                         "evidence_ids": outcome.evidence_ids + ids})
-    return {"hits": [], "new_hits": len(ids), "evidence": evidence, "new_evidence": len(ids),
-            "steps": state.get("steps", 0) + 1, "outcomes": with_outcome(state, outcome),
-            "history": [step("retrieve", f"{web.name}: {len(results)} result(s)",
-                             strategy.task_id)]}
+    tool = tool_named(strategy.tool)
+    if tool.run is None or not tool.available(runtime.context):
+        tool = tool_named(DEFAULT_TOOL)
+    assert tool.run is not None
+    return await tool.run(state, runtime, strategy)
 
 
 async def rerank(state: QAState, runtime: Runtime[QAContext]) -> dict[str, Any]:

@@ -24,8 +24,9 @@ from papermind.workflows.deep_qa.nodes.common import (
 from papermind.workflows.deep_qa.plan import clean_plan, next_task
 from papermind.workflows.deep_qa.schemas import PlanOut, TermsOut
 from papermind.workflows.deep_qa.state import QAState
+from papermind.workflows.deep_qa.tools import DEFAULT_TOOL, offered, tool_named
 
-_PLAN_VARS = frozenset({"earlier", "question", "scope"})
+_PLAN_VARS = frozenset({"earlier", "question", "scope", "tools"})
 _REPLAN_VARS = frozenset({"question", "task", "memory"})
 _TERMS_VARS = frozenset({"query", "keywords"})
 MAX_LISTED = 12
@@ -38,7 +39,9 @@ async def plan(state: QAState, runtime: Runtime[QAContext]) -> dict[str, Any]:
     """Split the question into sub-tasks with tools and dependencies."""
     question = state["question"]
     messages = prompt("plan", _PLAN_VARS).render(
-        earlier=earlier_turns(state), question=question, scope=_scope_line(state.get("paper_ids") or [], runtime.context))
+        earlier=earlier_turns(state), question=question,
+        scope=_scope_line(state.get("paper_ids") or [], runtime.context),
+        tools=offered(runtime.context))
     out, notes = await ask(runtime, "planner", messages, PlanOut, "plan")
     proposed = [t.to_task(i) for i, t in enumerate(out.tasks if out else [], start=1)]
     tasks, repairs = clean_plan(proposed, question)
@@ -76,9 +79,8 @@ async def choose_strategy(state: QAState, runtime: Runtime[QAContext]) -> dict[s
     """Pick search mode (rule + hint, with reason), scope, year filter and related terms."""
     task = task_of(state, state.get("current"))
     tool, note = task.tool, ""
-    if tool == "web_search" and runtime.context.web_search is None:
-        tool, note = "library_search", ("web search is disabled (offline: no web search tool "
-                                        "configured); used library search instead")
+    if not tool_named(tool).available(runtime.context):
+        tool, note = DEFAULT_TOOL, f"{tool_named(tool).unavailable}; used library search instead"
     choice = q.choose_mode(task.question, task.mode_hint)
     words = q.keywords(task.question)
     years = q.year_filter(f"{state['question']} {task.question}",
@@ -116,7 +118,7 @@ def _scope_line(scope: list[str], ctx: QAContext) -> str:
 def _scope(task: PlanTask, user_scope: list[str],
            runtime: Runtime[QAContext]) -> tuple[list[str], list[str]]:
     """Papers a task searches: the user's scope, narrowed by a one-paper task's ids."""
-    if task.tool != "paper_search" or not task.paper_ids:
+    if not tool_named(task.tool).scoped or not task.paper_ids:
         return list(user_scope), []
     catalog = [e.paper_id for e in runtime.context.catalog] or list(user_scope)
     known = []
@@ -161,7 +163,7 @@ async def integrate(state: QAState, runtime: Runtime[QAContext]) -> dict[str, An
     task = task_of(state, outcome.task_id)
     ids = ", ".join(outcome.evidence_ids) or "nothing"
     note = f"{task.id} ({task.question}): {ids} [{reason}]"
-    needs_replan = (not found and task.tool != "calculator"
+    needs_replan = (not found and not tool_named(task.tool).computes
                     and state.get("replans", 0) < runtime.context.max_replans
                     and state.get("steps", 0) < runtime.context.max_steps
                     and not budget_exhausted(runtime))
