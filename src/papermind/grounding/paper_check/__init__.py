@@ -1,6 +1,6 @@
 """The pre-submission check: every model-free check of a paper (or a LaTeX project) as one
-list of CheckFindings. ``check_paper`` and ``check_project`` run the table of checks below;
-a new check is one function returning findings and one row."""
+list of CheckFindings. ``check_paper`` and ``check_project`` run the table of checks below
+(``CHECKS``); a new check is one function returning findings and one row."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ from papermind.grounding.paper_check.venues import (
     venues,
 )
 
-__all__ = ["CheckOptions", "check_paper", "check_project", "venues"]
+__all__ = ["CHECKS", "CheckKind", "CheckOptions", "check_paper", "check_project", "venues"]
 
 
 @dataclass(frozen=True)
@@ -46,46 +46,118 @@ class CheckOptions:
     scholarly: ReferencesReport | None = None
 
 
+Found = tuple[list[CheckFinding], list[str]]
+"""What one check returns: its findings and the notes it adds to the report."""
+
+
+@dataclass(frozen=True)
+class PaperInput:
+    """What a check of a parsed paper reads: the paper, its text spots and the options."""
+
+    paper: Paper
+    spots: list[Spot]
+    options: CheckOptions
+
+
+@dataclass(frozen=True)
+class ProjectInput:
+    """What a check of a LaTeX project reads: the project, its body spots and the options."""
+
+    project: LatexProject
+    spots: list[Spot]
+    options: CheckOptions
+
+
+@dataclass(frozen=True)
+class CheckKind:
+    """One row of the check table: a name (what `papermind check` reports as run) and the
+    function on a parsed paper and/or on a LaTeX project (None: not checked there)."""
+
+    name: str
+    on_paper: Callable[[PaperInput], Found] | None = None
+    on_project: Callable[[ProjectInput], Found] | None = None
+
+
+def _only(found: list[CheckFinding]) -> Found:
+    return found, []
+
+
+def _venue_on_paper(given: PaperInput) -> Found:
+    venue = given.options.venue
+    if venue is None:
+        return [], []
+    found = venue_findings(venue, given.spots, [s.title for s in given.paper.sections])
+    limit, note = page_limit_findings(venue, given.paper)
+    return found + limit, [note] if note else []
+
+
+def _venue_on_project(given: ProjectInput) -> Found:
+    venue = given.options.venue
+    if venue is None:
+        return [], []
+    notes = [f"the {venue.name} page limit is checked on the compiled PDF"] \
+        if venue.page_limit is not None else []
+    return venue_findings(venue, [], headings(given.project)), notes
+
+
+def _scholarly(given: PaperInput) -> Found:
+    if given.options.scholarly is None:
+        return [], []
+    return scholarly_findings(given.paper, given.options.scholarly)
+
+
+def _anonymous(found: Callable[[list[Spot]], list[CheckFinding]]) -> Callable[..., Found]:
+    def check(given: PaperInput | ProjectInput) -> Found:
+        return (found(given.spots) if given.options.anonymous else []), []
+    return check
+
+
+CHECKS: tuple[CheckKind, ...] = (
+    CheckKind("numbers", on_paper=lambda g: _only(number_check_findings(g.paper)),
+              on_project=lambda g: ([], ["numbers against tables are checked on the compiled "
+                                         "PDF, not the source"])),
+    CheckKind("citations", on_paper=lambda g: _only(citation_findings(g.paper))),
+    CheckKind("labels", on_paper=lambda g: _only(label_findings(g.paper))),
+    CheckKind("latex", on_project=lambda g: _only(latex_findings(g.project))),
+    CheckKind("ingest", on_paper=lambda g: _only(ingest_findings(g.paper))),
+    CheckKind("instructions",
+              on_paper=lambda g: _only(instruction_findings(g.spots, g.options.addresses)),
+              on_project=lambda g: _only(instruction_findings(g.spots, g.options.addresses))),
+    CheckKind("anonymity", on_paper=_anonymous(anonymity_findings),
+              on_project=_anonymous(anonymity_findings)),
+    CheckKind("acronyms",
+              on_paper=lambda g: _only(acronym_findings(before_bibliography(g.paper, g.spots))),
+              on_project=lambda g: _only(acronym_findings(g.spots))),
+    CheckKind("author_block", on_project=lambda g: _only(
+        author_block(g.project) if g.options.anonymous else [])),
+    CheckKind("venue", on_paper=_venue_on_paper, on_project=_venue_on_project),
+    CheckKind("scholarly", on_paper=_scholarly),
+)
+"""Every model-free check, in report order. A new check is a function and one row here."""
+
+
 def check_paper(paper: Paper, options: CheckOptions) -> CheckReport:
     """Every finding of a parsed paper."""
-    spots = paper_spots(paper)
-    found = number_check_findings(paper) + citation_findings(paper) + label_findings(paper)
-    found += ingest_findings(paper) + _text_findings(spots, options)
-    found += acronym_findings(before_bibliography(paper, spots))
-    notes = []
-    if options.venue is not None:
-        found += venue_findings(options.venue, spots, [s.title for s in paper.sections])
-        limit, note = page_limit_findings(options.venue, paper)
-        found += limit
-        notes += [note] if note else []
-    if options.scholarly is not None:
-        online, down = scholarly_findings(paper, options.scholarly)
-        found += online
-        notes += down
+    given = PaperInput(paper, paper_spots(paper), options)
+    found, notes = _run([row.on_paper(given) for row in CHECKS if row.on_paper])
     return _report(found, options, notes, paper_id=paper.id, title=paper.title,
                    source_name=paper.source_name)
 
 
 def check_project(project: LatexProject, options: CheckOptions) -> CheckReport:
     """Every finding of a LaTeX project, anchored at file:line."""
-    spots = body_spots(project)
-    found = latex_findings(project) + _text_findings(spots, options) + acronym_findings(spots)
-    if options.anonymous:
-        found += author_block(project)
-    notes = list(project.warnings)
-    notes.append("numbers against tables are checked on the compiled PDF, not the source")
-    if options.venue is not None:
-        found += venue_findings(options.venue, [], headings(project))
-        if options.venue.page_limit is not None:
-            notes.append(f"the {options.venue.name} page limit is checked on the compiled PDF")
-    return _report(found, options, notes, source_name=project.main)
+    given = ProjectInput(project, body_spots(project), options)
+    found, notes = _run([row.on_project(given) for row in CHECKS if row.on_project])
+    return _report(found, options, list(project.warnings) + notes, source_name=project.main)
 
 
-def _text_findings(spots: Sequence[Spot], options: CheckOptions) -> list[CheckFinding]:
-    found = instruction_findings(spots, options.addresses)
-    if options.anonymous:
-        found += anonymity_findings(spots)
-    return found
+def _run(results: Sequence[Found]) -> Found:
+    found: list[CheckFinding] = []
+    notes: list[str] = []
+    for findings, more in results:
+        found += findings
+        notes += more
+    return found, notes
 
 
 def _report(found: list[CheckFinding], options: CheckOptions, notes: list[str],
