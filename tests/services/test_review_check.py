@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from papermind.config import EndpointSettings, LLMSettings, Settings
 from papermind.domain import Anchor
@@ -21,6 +22,7 @@ from papermind.llm.testing import MockOpenAIServer
 from papermind.services.container import Container
 from papermind.services.review import review_paper
 from papermind.workflows.review.check_facts import for_lines, unaddressed
+from papermind.workflows.review.render import to_terminal
 from tests.workflows.review.panel_mock import panel_responder
 from tests.workflows.review.paper_text import write_paper
 
@@ -105,6 +107,10 @@ async def test_offline_review_is_the_check_without_scores(home: Path, tmp_path: 
     assert 0 < requests <= min(12, len(report.check.findings))  # one small call per finding
     assert report.scores == [] and report.recommendation is None and report.comments == []
     assert "needs a configured model" in report.scoring_note
+    console = Console(record=True, width=200)
+    to_terminal(console, report, run.job_id)
+    summary = console.export_text()
+    assert "needs a configured model" in summary and "None" not in summary
     commented = [f for f in report.check.findings if f.comment]
     assert commented and all("bibliography" in f.message + f.fix for f in commented)
     assert not any("95.5" in f.comment for f in report.check.findings)  # invented: dropped

@@ -276,9 +276,14 @@ def to_terminal(console: Console, report: ReviewReport, job_id: str) -> None:
         colour = {"high": "red", "medium": "yellow"}.get(finding.severity, "dim")
         console.print(f"[{colour}]hidden text ({finding.severity})[/] p. {finding.page}: "
                       f"{finding.text!r} ({finding.reason})", highlight=False)
-    console.print(f"[bold]{report.title or report.paper_id}[/]: [bold]{report.recommendation}"
-                  f"[/] (confidence {report.recommendation_confidence:.2f}, {report.rounds} "
-                  "round(s))", highlight=False)
+    title = report.title or report.paper_id
+    if report.recommendation is None:  # offline: no scores, the note says why
+        console.print(f"[bold]{title}[/]: {report.scoring_note or 'no recommendation'}",
+                      highlight=False)
+    else:
+        console.print(f"[bold]{title}[/]: [bold]{report.recommendation}[/] (confidence "
+                      f"{report.recommendation_confidence:.2f}, {report.rounds} round(s))",
+                      highlight=False)
     for s in report.scores:
         console.print(f"  {s.name or s.reviewer} ({s.aspect}): {s.original:g} -> {s.final:g}"
                       f"{'  ' + s.change if s.change else ''}", highlight=False)
