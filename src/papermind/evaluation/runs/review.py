@@ -21,13 +21,13 @@ from typing import Any
 
 from papermind.errors import InputError
 from papermind.evaluation import metrics as m
+from papermind.evaluation.perturb.flaws import KINDS, plant_flaws
 from papermind.evaluation.published import FLAWS, REVIEW
-from papermind.grounding.perturb_flaws import KINDS, plant_flaws
+from papermind.evaluation.runs.flaw_catches import code_catches, panel_catches
+from papermind.evaluation.runs.loop import Item, Outcome
 from papermind.ingest import parse_bytes
 from papermind.llm import Gateway
 from papermind.services.container import Container
-from papermind.services.eval_flaws import code_catches, panel_catches
-from papermind.services.evaluation import Item, Outcome
 from papermind.services.review import Reviewers, review_paper
 
 ROLES = ("editor", "contribution_reviewer", "methodology_reviewer", "experiment_reviewer",

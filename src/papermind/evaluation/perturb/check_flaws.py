@@ -1,4 +1,4 @@
-"""Flaws the pre-submission check looks for, planted like the others (perturb_flaws):
+"""Flaws the pre-submission check looks for, planted like the others (perturb.flaws):
 
 - ``missing_figure``     a 'Figure N' / 'Fig. N' mention pointed at a figure the paper lacks
 - ``self_citation``      a sentence naming a cited work as the authors' own (double-blind)
@@ -11,7 +11,7 @@ import random
 import re
 
 from papermind.domain import Paper
-from papermind.grounding.perturb_doc import Doc, Site, body_lines, free
+from papermind.evaluation.perturb.doc import Doc, Site, body_lines, free
 
 _FIGURE_MENTION = re.compile(r"\b(Figure|Fig\.)\s*(\d+)")
 SELF_CITATIONS = ("In our previous work {c}, we showed a closely related result.",

@@ -16,8 +16,8 @@ import re
 from dataclasses import dataclass
 
 from papermind.domain import Line, Paper
-from papermind.grounding.perturb import Body
-from papermind.grounding.perturb_edits import change_number
+from papermind.evaluation.perturb.edits import change_number
+from papermind.evaluation.perturb.quotes import Body
 from papermind.grounding.text import compact
 
 KINDS = ("unchanged", "excerpt", "number", "name_replaced", "name_added", "negation", "direction")

@@ -8,11 +8,11 @@ the flawed text with one PlantedFlaw per kind it could plant:
                         sentence stating a named cell, added, its value changed)
 - ``claim_contradicts`` a comparison word of a result sentence turned to its opposite
 - ``baseline_not_beaten`` a sentence saying a table row beats another that the table shows
-                        ahead of it (both numbers as printed; perturb_table_flaws)
+                        ahead of it (both numbers as printed; perturb.table_flaws)
 - ``wrong_reference``   a 'Table N' / 'Eq. (N)' mention pointed at one the paper lacks
 - ``missing_citation``  a citation of a work that is not in the bibliography
 - ``reviewer_instruction`` a line telling a reviewer (or model) what to recommend
-- ``missing_figure``, ``self_citation``, ``duplicate_entry``: perturb_check_flaws
+- ``missing_figure``, ``self_citation``, ``duplicate_entry``: perturb.check_flaws
 
 Sites are drawn by the seeded ``rng``; each flaw keeps the words a reviewer would use to
 name it (``keywords``), so a comment can be matched to it.
@@ -25,10 +25,10 @@ import re
 from dataclasses import dataclass, field
 
 from papermind.domain import Anchor, Paper
-from papermind.grounding.perturb_check_flaws import duplicate_entry, missing_figure, self_citation
-from papermind.grounding.perturb_doc import Doc, Site, body_lines, free
-from papermind.grounding.perturb_support import _swap_direction
-from papermind.grounding.perturb_table_flaws import baseline_not_beaten, number_vs_table
+from papermind.evaluation.perturb.check_flaws import duplicate_entry, missing_figure, self_citation
+from papermind.evaluation.perturb.doc import Doc, Site, body_lines, free
+from papermind.evaluation.perturb.support import _swap_direction
+from papermind.evaluation.perturb.table_flaws import baseline_not_beaten, number_vs_table
 
 KINDS = ("number_vs_table", "claim_contradicts", "baseline_not_beaten", "wrong_reference",
          "missing_citation", "reviewer_instruction")

@@ -17,11 +17,11 @@ from typing import Any
 from papermind.errors import InputError
 from papermind.evaluation.compare import compare_items, report_lines
 from papermind.evaluation.report import render
-from papermind.library.eval_runs import EvalItem, EvalRun, EvalRunStore
+from papermind.evaluation.runs.loop import Estimate, Evaluation, estimate, run_evaluation
+from papermind.evaluation.runs.qa import regressions
+from papermind.evaluation.runs.store import EvalItem, EvalRun, EvalRunStore
 from papermind.llm import Gateway
 from papermind.services.container import Container
-from papermind.services.eval_qa import regressions
-from papermind.services.evaluation import Estimate, Evaluation, estimate, run_evaluation
 from papermind.services.language import output_language
 from papermind.services.review import Reviewers
 
@@ -70,18 +70,18 @@ def build(container: Container, gateway: Gateway, request: EvalRequest) -> Evalu
     """The Evaluation for a request (imports the workflow stack it needs)."""
     data = request.data or shared_data()
     if request.kind == "review":
-        from papermind.services.eval_review import ReviewEvaluation
+        from papermind.evaluation.runs.review import ReviewEvaluation
 
         bench = data / "iclr_bench" if (data / "iclr_bench").is_dir() else data
         panel: Reviewers = "full" if request.reviewers == "full" else "minimal"
         return ReviewEvaluation(container, gateway, bench, reviewers=panel, flaws=request.flaws)
     if request.kind == "qa":
-        from papermind.services.eval_qa import QAEvaluation
+        from papermind.evaluation.runs.qa import QAEvaluation
 
         return QAEvaluation(container, gateway, request.dataset, data, deep=request.deep,
                             questions=request.questions)
     if request.kind == "reading":
-        from papermind.services.eval_reading import ReadingEvaluation
+        from papermind.evaluation.runs.reading import ReadingEvaluation
 
         bench = data / "iclr_bench" if (data / "iclr_bench").is_dir() else data
         return ReadingEvaluation(container, gateway, bench)

@@ -1,5 +1,5 @@
 """The text a flaw planter edits: pages of lines addressed by their number in the original
-text, every planted line tagged (perturb_flaws, perturb_table_flaws)."""
+text, every planted line tagged (perturb.flaws, perturb.table_flaws)."""
 
 from __future__ import annotations
 

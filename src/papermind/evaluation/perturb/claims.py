@@ -11,8 +11,8 @@ import random
 import re
 from dataclasses import dataclass
 
-from papermind.grounding.perturb import Body
-from papermind.grounding.perturb_edits import change_number, number_spans
+from papermind.evaluation.perturb.edits import change_number, number_spans
+from papermind.evaluation.perturb.quotes import Body
 
 PASSING_KINDS = ("claim_restated", "claim_rounded", "claim_existing_table")
 

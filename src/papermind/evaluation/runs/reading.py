@@ -14,9 +14,9 @@ from typing import Any
 import numpy as np
 
 from papermind.errors import InputError
+from papermind.evaluation.runs.loop import Item, Outcome
 from papermind.llm import Gateway
 from papermind.services.container import Container
-from papermind.services.evaluation import Item, Outcome
 from papermind.services.library import SUPPORTED_SUFFIXES
 from papermind.services.reading import read_paper
 
