@@ -54,4 +54,5 @@ class RawFinding:
     page: int
     text: str
     reason: str
+    """Why the text is hidden from a reader (tiny, white, off the page...)."""
     box: Rect | None = None

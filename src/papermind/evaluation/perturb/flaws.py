@@ -62,6 +62,7 @@ class PlantedFlaw:
     """One planted flaw: its kind, where it is, what was written and the words naming it."""
 
     id: str
+    """The planted line's tag: 'F1', 'F2'... in planting order."""
     kind: str
     anchor: Anchor
     planted: str = field(metadata={"doc": "the line as planted"})
