@@ -4,5 +4,6 @@
 - perturb/: the planters: quotes, claims and flaws built by rule from real papers
 - runs/: the evaluation use cases (``papermind evaluate``): a client of services, like bench
 
-Nothing in the product imports this package (the import contracts say so).
+Only the CLI's ``evaluate`` (and bench/, evals/) import it: the layers contract keeps
+services and everything below them from importing it.
 """
