@@ -54,5 +54,6 @@ class RawFinding:
     page: int
     text: str
     reason: str
-    """Why the text is hidden from a reader (tiny, white, off the page...)."""
+    """Why a reader cannot see it: transparent or background-coloured fill, a tiny font,
+    outside the page box, clipped away."""
     box: Rect | None = None
