@@ -6,7 +6,7 @@ kind, recall on planted flaws (anchor within 2 lines), CPU time per check.
 Clean: every ICLR bench text checked as is, plain and with --anonymous (the texts are
 camera-ready, so their author block is a true anonymity finding), plus the machine-written
 LaTeX papers (PDF and LaTeX project) and a few real PDFs. Planted: in each ICLR text one
-flaw of each kind in perturb_flaws.CHECK_KINDS (a citation with no entry, a table and a
+flaw of each kind in perturb.flaws.CHECK_KINDS (a citation with no entry, a table and a
 figure that do not exist, an instruction to reviewers, a self-identifying citation, a
 duplicated bibliography entry), checked with --anonymous; a flaw counts as found when a
 finding of its kind that the clean paper did not have lies within 2 lines of it. Writes
@@ -25,11 +25,11 @@ from pathlib import Path
 from typing import Any
 
 from papermind.domain.check import CheckFinding, CheckReport
+from papermind.evaluation.perturb.flaws import CHECK_KINDS, PlantedFlaw, plant_flaws
+from papermind.evaluation.runs.jobs import shared_data
 from papermind.grounding.paper_check import check_paper, check_project
-from papermind.grounding.perturb_flaws import CHECK_KINDS, PlantedFlaw, plant_flaws
 from papermind.ingest import parse_bytes, parse_file
 from papermind.ingest.latex_project import read_project
-from papermind.services.eval_jobs import shared_data
 from papermind.services.paper_checks import check_options
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -20,10 +20,10 @@ from pathlib import Path
 
 from papermind.domain import Evidence, Paper
 from papermind.errors import IngestError
+from papermind.evaluation.perturb.claims import PASSING_KINDS, claim_cases
+from papermind.evaluation.perturb.edits import build_cases
+from papermind.evaluation.perturb.quotes import NEGATIVE_KINDS, POSITIVE_KINDS, Body, Case
 from papermind.grounding import QuoteLocator, check_claim
-from papermind.grounding.perturb import NEGATIVE_KINDS, POSITIVE_KINDS, Body, Case
-from papermind.grounding.perturb_claims import PASSING_KINDS, claim_cases
-from papermind.grounding.perturb_edits import build_cases
 from papermind.ingest import parse_file
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -15,9 +15,9 @@ from collections import defaultdict
 from pathlib import Path
 
 from papermind.domain import Paper
+from papermind.evaluation.perturb.edits import build_cases
+from papermind.evaluation.perturb.quotes import Body
 from papermind.grounding import GroundingEngine, QuoteLocator
-from papermind.grounding.perturb import Body
-from papermind.grounding.perturb_edits import build_cases
 from papermind.ingest import parse_file
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -3,7 +3,7 @@
     .venv/bin/python bench/planted_flaws.py [--papers 10]
 
 Takes the first N bench papers (by id) whose text has a table the number check reads,
-plants five flaws in each (kinds rotate; services/eval_review.plant_paper), and reports per
+plants five flaws in each (kinds rotate; evaluation/runs/review.plant_paper), and reports per
 kind how many code caught, and counts the code findings on every unperturbed bench paper
 (false alarms, per kind). Writes bench/results/planted_flaws.json with every flaw's anchor.
 """
@@ -15,11 +15,11 @@ import json
 import time
 from pathlib import Path
 
+from papermind.evaluation.runs.flaw_catches import code_findings
+from papermind.evaluation.runs.jobs import shared_data
+from papermind.evaluation.runs.review import flaw_recall, plant_paper
 from papermind.grounding.paper_numbers import paper_checks
 from papermind.ingest import parse_bytes
-from papermind.services.eval_flaws import code_findings
-from papermind.services.eval_jobs import shared_data
-from papermind.services.eval_review import flaw_recall, plant_paper
 
 ROOT = Path(__file__).resolve().parents[1]
 

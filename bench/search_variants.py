@@ -33,8 +33,9 @@ import search_quality as sq
 from variant_fusions import adaptive, blend, dbsf, mnz, neighbours, truncated
 from variant_sides import DEPTH, Lexical, LocalBM25, QueryVectors, Vectors, phrases, question_terms
 
+from papermind.i18n.query_terms import STOP_WORDS
 from papermind.library.fusion import fuse, fuse_scores
-from papermind.library.query import STOP_WORDS, WORD, analyse, plain_plan
+from papermind.library.query import WORD, analyse, plain_plan
 from papermind.library.search import SearchIndex, _filters
 
 Ranking = list[tuple[int, float]]

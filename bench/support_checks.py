@@ -3,7 +3,7 @@
     PYTHONPATH=src .venv/bin/python bench/support_checks.py   (writes bench/results/support_checks.md)
 
 Every PDF of ../shared/data/pdfs/{science_parse,ai_scientist_fewshot,generated_with_latex} is
-parsed; ``grounding.perturb_support`` builds claims from prose lines of its body, each citing
+parsed; ``evaluation.perturb.support`` builds claims from prose lines of its body, each citing
 its own line: the line unchanged, one number changed, a foreign dataset name in place of a
 name or added, the negation flipped, a comparison word swapped for its opposite. Each claim
 goes through ``services.verification.verify`` (code checks only, no model). Targets (issue 12):
@@ -26,8 +26,8 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from shared_papers import parsed_pdfs, pdfs_dir  # noqa: E402
 
+from papermind.evaluation.perturb.support import KINDS, SupportCase, support_cases  # noqa: E402
 from papermind.grounding import GroundingEngine  # noqa: E402
-from papermind.grounding.perturb_support import KINDS, SupportCase, support_cases  # noqa: E402
 from papermind.services.verification import verify  # noqa: E402
 
 FOLDERS = ("science_parse", "ai_scientist_fewshot", "generated_with_latex")

@@ -11,8 +11,9 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from papermind.i18n.query_terms import STOP_WORDS
 from papermind.library.fulltext import SearchFilters, match_expression
-from papermind.library.query import STOP_WORDS, WORD, analyse
+from papermind.library.query import WORD, analyse
 from papermind.library.search import SearchIndex
 
 Ranking = list[tuple[int, float]]

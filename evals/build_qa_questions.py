@@ -18,7 +18,7 @@ from pathlib import Path
 
 from papermind.evaluation.metrics import normalize_answer
 from papermind.evaluation.qa_sets import PUBMEDQA, QASPER, pubmedqa_set, qasper_docs
-from papermind.services.eval_jobs import shared_data
+from papermind.evaluation.runs.jobs import shared_data
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "evals" / "qa_questions.jsonl"

@@ -131,7 +131,7 @@ def test_hidden_text_findings_of_ingestion_are_passed_on_at_the_nearest_line() -
 def test_each_planted_check_flaw_is_found_within_two_lines() -> None:
     import random
 
-    from papermind.grounding.perturb_flaws import CHECK_KINDS, plant_flaws
+    from papermind.evaluation.perturb.flaws import CHECK_KINDS, plant_flaws
     from papermind.ingest import parse_bytes
 
     text = DRAFT.read_text(encoding="utf-8").replace("Vellacott", "Smith").replace(

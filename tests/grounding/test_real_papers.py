@@ -13,10 +13,10 @@ from pathlib import Path
 from bench.latex_truth import bib_items, cite_keys, invented_citations
 
 from papermind.domain import Paper
+from papermind.evaluation.perturb.claims import claim_cases
+from papermind.evaluation.perturb.edits import build_cases
+from papermind.evaluation.perturb.quotes import Body
 from papermind.grounding import QuoteLocator, ReferenceResolver, check_claim
-from papermind.grounding.perturb import Body
-from papermind.grounding.perturb_claims import claim_cases
-from papermind.grounding.perturb_edits import build_cases
 from papermind.ingest import parse_file
 
 PAPERS = ("pdfs/science_parse/P14-1059.pdf", "pdfs/ai_scientist_fewshot/attention.pdf",
@@ -92,8 +92,8 @@ def test_claim_checks_around_real_quotes(shared_data: Path) -> None:
 
 def test_code_support_checks_on_perturbed_claims_citing_real_lines(shared_data: Path) -> None:
     """The targets of bench/support_checks.py on a few papers, through `verify`."""
+    from papermind.evaluation.perturb.support import support_cases
     from papermind.grounding import GroundingEngine
-    from papermind.grounding.perturb_support import support_cases
     from papermind.services.verification import verify
 
     engine = GroundingEngine()

@@ -8,12 +8,12 @@ import pytest
 
 from papermind.domain.job import JobRequest
 from papermind.domain.workflows import BY_REPORT_KIND, WORKFLOWS
+from papermind.evaluation.runs import review as eval_review
+from papermind.evaluation.runs.jobs import harness
 from papermind.llm.testing import fake_gateway
 from papermind.reports import check
-from papermind.services import eval_review
 from papermind.services.job_runners import workflow_runners
 from papermind.services.workflow_table import (
-    evaluation_module,
     graph_modules,
     renderer,
     use_case,
@@ -32,7 +32,7 @@ def test_every_row_resolves_to_its_contract(kind: str) -> None:
     assert all(callable(getattr(renderer(spec), name)) for name in CONTRACT)
     assert callable(use_case(spec).run_job)
     assert all(callable(m.build_graph) for m in graph_modules(spec))
-    assert spec.evaluation is None or callable(evaluation_module(spec.evaluation).evaluation)
+    assert spec.evaluation is None or callable(harness(spec.evaluation).evaluation)
     assert all(BY_REPORT_KIND[k] is spec for k in spec.report_kinds)
 
 

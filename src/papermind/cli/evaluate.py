@@ -19,7 +19,7 @@ from papermind.cli.options import JsonFlag
 from papermind.services.loops import run_loop
 
 if TYPE_CHECKING:  # the workflow stack loads when a command runs, not for --help
-    from papermind.services.eval_jobs import EvalItem, EvalRequest
+    from papermind.evaluation.runs.jobs import EvalItem, EvalRequest
 
 REGRESSION_EXIT = 8
 eval_app = typer.Typer(help="Evaluate review, QA and reading against gold data; compare runs.",
@@ -50,7 +50,7 @@ def review(ctx: typer.Context, data: Data = None, limit: Limit = None, budget: B
            lang: ReportLang = None) -> None:
     """The review panel against ICLR outcomes: decision accuracy, balanced accuracy, AUC,
     Pearson/Spearman with the mean human rating, per role, with bootstrap intervals."""
-    from papermind.services.eval_jobs import EvalRequest
+    from papermind.evaluation.runs.jobs import EvalRequest
 
     _run(ctx, EvalRequest("review", data=data, reviewers=reviewers, flaws=flaws,
                           language=lang), limit, budget, resume, estimate_only, as_json)
@@ -67,7 +67,7 @@ def qa(ctx: typer.Context, data: Data = None, limit: Limit = None, budget: Budge
        deep: Annotated[bool, typer.Option("--deep", help="Deep QA (plan and loop).")] = False,
        lang: ReportLang = None) -> None:
     """Question answering against gold answers, evidence and labels."""
-    from papermind.services.eval_jobs import EvalRequest
+    from papermind.evaluation.runs.jobs import EvalRequest
 
     _run(ctx, EvalRequest("qa", data=data, dataset=dataset, questions=questions, deep=deep,
                           language=lang), limit, budget, resume, estimate_only, as_json)
@@ -79,7 +79,7 @@ def reading(ctx: typer.Context, data: Data = None, limit: Limit = None, budget: 
             as_json: JsonFlag = False, lang: ReportLang = None) -> None:
     """Deep readings: share of points with a found anchor and with support 'supported',
     credibility, rewrites and tokens per paper, and their distributions."""
-    from papermind.services.eval_jobs import EvalRequest
+    from papermind.evaluation.runs.jobs import EvalRequest
 
     _run(ctx, EvalRequest("reading", data=data, language=lang), limit, budget, resume,
          estimate_only, as_json)
@@ -91,7 +91,7 @@ def compare(ctx: typer.Context,
             run_b: Annotated[str, typer.Argument(metavar="RUN_B", help="Run to compare.")],
             as_json: JsonFlag = False) -> None:
     """Per-metric differences of two runs on their shared items, with paired p-values."""
-    from papermind.services.eval_jobs import compare as compare_runs
+    from papermind.evaluation.runs.jobs import compare as compare_runs
 
     lines, flagged = compare_runs(container(ctx), run_a, run_b)
     if wants_json(ctx, as_json):
@@ -107,7 +107,7 @@ def compare(ctx: typer.Context,
 @eval_app.command("runs")
 def runs(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     """List the stored evaluation runs."""
-    from papermind.services.eval_jobs import list_runs
+    from papermind.evaluation.runs.jobs import list_runs
 
     stored = list_runs(container(ctx))
     if wants_json(ctx, as_json):
@@ -121,7 +121,7 @@ def runs(ctx: typer.Context, as_json: JsonFlag = False) -> None:
 
 def _run(ctx: typer.Context, request: EvalRequest, limit: int | None, budget: int | None,
          resume: str | None, estimate_only: bool, as_json: bool) -> None:
-    from papermind.services.eval_jobs import evaluate, plan
+    from papermind.evaluation.runs.jobs import evaluate, plan
 
     cli = state(ctx)
     box = container(ctx)

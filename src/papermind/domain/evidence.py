@@ -75,15 +75,21 @@ class Evidence(Frozen):
         return self.model_copy(update={"support": support})
 
 
-class VerificationSummary(Frozen):
-    """Per-report counts of both verdicts."""
+class VerdictCounts(Frozen):
+    """How many cited items there are, how many were found, and the support verdicts of
+    those found (every report counts the same way)."""
 
     total: int = 0
     found: int = 0
-    supported: int = Field(default=0, description="found and supported (= verified)")
+    supported: int = Field(default=0, description="found AND supported (= verified)")
     contradicted: int = 0
     not_enough: int = 0
     unchecked: int = 0
+
+
+class VerificationSummary(VerdictCounts):
+    """Per-report counts of both verdicts."""
+
     unfound: list[str] = Field(default_factory=list, description="quotes or ids not found")
 
     @property

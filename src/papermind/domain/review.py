@@ -9,7 +9,7 @@ from pydantic import Field
 from papermind.domain.anchor import Anchor
 from papermind.domain.base import Frozen
 from papermind.domain.check import CheckFinding, CheckReport
-from papermind.domain.evidence import Evidence, SupportVerdict
+from papermind.domain.evidence import Evidence, SupportVerdict, VerdictCounts
 from papermind.domain.paper import Finding
 from papermind.domain.scholar import FoundWork
 
@@ -221,15 +221,9 @@ class UnverifiedItem(Frozen):
     evidence: dict[str, Any] | None = Field(default=None, description="evidence JSON shape")
 
 
-class ReviewVerification(Frozen):
+class ReviewVerification(VerdictCounts):
     """Comment-level counts of both verdicts, and of the separate reference flag."""
 
-    total: int = 0
-    found: int = 0
-    supported: int = Field(default=0, description="found AND supported (= verified)")
-    contradicted: int = 0
-    not_enough: int = 0
-    unchecked: int = 0
     share_found: float = 0.0
     share_supported: float = 0.0
     references_unresolved: int = Field(default=0, description="comments citing a work that "

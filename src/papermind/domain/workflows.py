@@ -5,7 +5,7 @@ here, the job runners and the worker's warm-up find the use case and the graphs,
 report files find the renderer, the web shows the display name, the API describes the
 kinds, and evaluation finds its harness. A row names the other layers' modules by their
 short names (``services.<use_case>``, ``workflows.<graph>.graph``,
-``workflows.<renderer>.render``, ``services.eval_<evaluation>``) so the domain imports none
+``workflows.<renderer>.render``, ``evaluation.runs.<evaluation>``) so the domain imports none
 of them; ``services.workflow_table`` resolves them, and its test checks every row.
 
 Adding a workflow: one row here, one package under workflows/ (state, nodes, graph,
@@ -47,7 +47,7 @@ class WorkflowSpec:
     (the renderer contract: ``to_json``, ``from_json``, ``to_markdown``, ``to_html``,
     ``to_html_body``, ``to_terminal``)."""
     evaluation: str | None = None
-    """Its `papermind eval` name; the harness is ``services.eval_<evaluation>`` (None:
+    """Its `papermind eval` name; the harness is ``evaluation.runs.<evaluation>`` (None:
     no evaluation yet)."""
 
     @property

@@ -15,6 +15,8 @@ LOWER_IS_BETTER = ("abs_error", "tokens", "rewrites")
 
 @dataclass(frozen=True)
 class MetricDelta:
+    """One metric of two runs over the items they share, and how likely the change is noise."""
+
     metric: str
     items: int
     a: float

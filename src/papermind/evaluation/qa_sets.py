@@ -6,7 +6,7 @@
   One question per paper is asked of the NEXT paper too, where its answer does not occur:
   the gold there is 'unanswerable' (detection is scored by abstention).
 - ``pubmedqa``: PQA-L dev: the question against its own abstract; gold label yes/no/maybe.
-- a regression set (JSON lines, ``services/regression.py`` format) on those same documents.
+- a regression set (JSON lines, ``evaluation/runs/regression.py`` format) on those same documents.
 
 Documents are named ``qasper_NN.txt`` (record NN) and ``pubmedqa_<PMID>.txt``, so question
 sets can name them as sources.

@@ -1,6 +1,6 @@
 """The words of comparing results: which way a metric is better, and the verbs of a claim
-that one method beats another. One vocabulary for the flaw planter (perturb_flaws) and the
-check of such claims against the paper's tables (table_claims).
+that one method beats another. One vocabulary for the flaw planter (evaluation/perturb/flaws)
+and the check of such claims against the paper's tables (table_claims).
 """
 
 from __future__ import annotations

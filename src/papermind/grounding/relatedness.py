@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from papermind.grounding.text import fold, numbers_in
+from papermind.i18n.query_terms import APPARATUS_WORDS, STOP_WORDS
 from papermind.i18n.scripts import CJK_LETTERS
 
 FLOOR = 0.3
@@ -24,7 +25,10 @@ bench/results/support_false_alarms.md."""
 CLOSE = 0.8
 """Share at which a claim restates its cited text closely (used where no judge runs)."""
 
-_STOP = frozenset(["a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "because", "been", "before", "being", "below", "between", "both", "but", "by", "can", "could", "did", "do", "does", "doing", "done", "down", "during", "each", "either", "few", "for", "from", "further", "had", "has", "have", "having", "he", "her", "here", "hers", "him", "his", "how", "however", "i", "if", "in", "into", "is", "it", "its", "itself", "just", "may", "me", "might", "more", "most", "much", "must", "my", "no", "nor", "not", "of", "off", "on", "once", "only", "or", "other", "our", "ours", "out", "over", "own", "per", "same", "she", "should", "so", "some", "such", "than", "that", "the", "their", "theirs", "them", "then", "there", "these", "they", "this", "those", "through", "to", "too", "under", "until", "up", "upon", "us", "very", "via", "was", "we", "were", "what", "when", "where", "whether", "which", "while", "who", "whom", "whose", "why", "will", "with", "within", "would", "you", "your", "yes", "one", "two", "three", "paper", "papers", "author", "authors", "propose", "proposed", "present", "presented", "work", "works", "approach", "study", "method", "methods", "describe", "described", "show", "shows", "shown", "report", "reports", "reported", "use", "uses", "used", "using", "result", "results", "find", "finds", "found", "also", "well", "new", "based", "given", "first", "second", "et", "al", "section", "table", "figure", "fig", "tab", "eq", "equation", "appendix", "text", "cited", "line", "lines", "claim", "claims", "point", "points"])
+_CLAIM_WORDS = frozenset(["based", "cited", "claim", "claims", "finds", "first", "given", "new",
+                          "one", "point", "points", "result", "results", "second", "three", "two"])
+"""Words a claim uses about its evidence rather than about its subject."""
+_STOP = STOP_WORDS | APPARATUS_WORDS | _CLAIM_WORDS
 _YEAR = re.compile(r"(?:19|20)\d\d")
 """Years name works and publication dates, which the cited text need not repeat."""
 _WORD = re.compile(rf"[a-z][a-z\-']*[a-z]|[{CJK_LETTERS}]+")

@@ -30,6 +30,7 @@ class NamedCell:
     table_number: str
     row: int
     column: int
+    """The cell's position in the table view (as ``CellView``)."""
     row_label: str
     column_label: str
     cell: CellView

@@ -29,8 +29,10 @@ class Marker:
 
     start: int
     end: int
+    """Offsets of the marker in the block's text (end exclusive)."""
     marker: str
     style: str
+    """'numeric' ([3], [1-4]) or 'author_year' ((Smith et al., 2020))."""
     keys: list[str]
 
 

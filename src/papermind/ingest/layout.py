@@ -54,4 +54,6 @@ class RawFinding:
     page: int
     text: str
     reason: str
+    """Why a reader cannot see it: transparent or background-coloured fill, a tiny font,
+    outside the page box, clipped away."""
     box: Rect | None = None

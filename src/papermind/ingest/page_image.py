@@ -8,7 +8,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 
 from papermind.errors import InputError, NotFoundError
-from papermind.ingest.pdfium_guard import pdfium_lock
+from papermind.ingest.pdfium_guard import stored_pdf
 
 MAX_PIXELS = 40_000_000
 """Largest bitmap rendered (160 MB in RGBA): a hostile page box cannot exhaust memory."""
@@ -26,15 +26,8 @@ def render_page_png(path: Path, page_number: int, *, scale: float = 1.5,
         raise InputError("rotation must be 0, 90, 180 or 270")
     if not 0.25 <= scale <= 4.0:
         raise InputError("scale must be between 0.25 and 4")
-    with pdfium_lock():
-        try:
-            document = pdfium.PdfDocument(str(path))
-        except pdfium.PdfiumError:
-            raise InputError("the stored PDF cannot be opened") from None
-        try:
-            return _render(document, page_number, scale, max_pixels, rotation)
-        finally:
-            document.close()
+    with stored_pdf(path) as document:
+        return _render(document, page_number, scale, max_pixels, rotation)
 
 
 def _render(document: pdfium.PdfDocument, page_number: int, scale: float,

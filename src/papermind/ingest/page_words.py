@@ -20,10 +20,9 @@ import pypdfium2 as pdfium
 
 from papermind.domain import Box, Line, Page
 from papermind.domain.text_layer import PageWords, Word
-from papermind.errors import InputError
 from papermind.ingest.layout import Rect
 from papermind.ingest.pdf_layout import PageChars
-from papermind.ingest.pdfium_guard import pdfium_lock
+from papermind.ingest.pdfium_guard import stored_pdf
 
 _WORD = re.compile(r"\S+")
 _ROW = 12.0  # points per bucket row when finding a character's line
@@ -35,15 +34,8 @@ Char = tuple[str, Rect]
 
 def page_words(path: Path, pages: Sequence[Page]) -> list[PageWords]:
     """The words of ``pages`` (parsed from the PDF at ``path``) with their boxes."""
-    with pdfium_lock():
-        try:
-            document = pdfium.PdfDocument(str(path))
-        except pdfium.PdfiumError:
-            raise InputError("the stored PDF cannot be opened") from None
-        try:
-            return [_words_of(document, page) for page in pages]
-        finally:
-            document.close()
+    with stored_pdf(path) as document:
+        return [_words_of(document, page) for page in pages]
 
 
 def _words_of(document: pdfium.PdfDocument, page: Page) -> PageWords:

@@ -11,6 +11,11 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
+
+import pypdfium2 as pdfium
+
+from papermind.errors import InputError
 
 _LOCK = threading.RLock()
 
@@ -20,3 +25,18 @@ def pdfium_lock() -> Iterator[None]:
     """Hold the process-wide PDFium lock (re-entrant within one thread)."""
     with _LOCK:
         yield
+
+
+@contextmanager
+def stored_pdf(path: Path) -> Iterator[pdfium.PdfDocument]:
+    """The stored PDF at ``path``, open inside the lock and closed before it is released
+    (InputError when it cannot be opened)."""
+    with pdfium_lock():
+        try:
+            document = pdfium.PdfDocument(str(path))
+        except pdfium.PdfiumError:
+            raise InputError("the stored PDF cannot be opened") from None
+        try:
+            yield document
+        finally:
+            document.close()

@@ -12,25 +12,11 @@ import re
 from dataclasses import dataclass, field
 
 from papermind.domain import SectionKind
-from papermind.i18n.glossary import english_terms
-from papermind.i18n.scripts import CJK_LETTERS, has_cjk
+from papermind.i18n.query_terms import content_words, glossary_terms
+from papermind.i18n.scripts import CJK_LETTERS
 
 WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-+.]*[A-Za-z0-9+]|[A-Za-z0-9]"
                   f"|[{CJK_LETTERS}]+")  # CJK runs: the full-text index segments them
-
-_STOP_TEXT = """
-a about above after again against all also am an and any are aren't as at be because been
-before being below between both but by can could did do does doing done down during each either
-few for from further had has have having he her here hers him his how however i if in into is
-it its itself just kind kinds let like many may me might more most much must my no nor not of
-off on once only or other our ours out over own per same she should so some such than that the
-their theirs them then there these they this those through to too under until up upon us used
-using very via was we were what when where whether which while who whom whose why will with
-within would you your yes
-paper papers authors author propose proposed present presented work approach study method
-describe described mention mentioned use uses show shown report reported consider considered
-"""
-STOP_WORDS = frozenset(_STOP_TEXT.split())
 
 _EXPANSIONS: dict[str, tuple[str, ...]] = {
     "dataset": ("data", "corpus"), "datasets": ("data", "corpora"),
@@ -79,13 +65,13 @@ def plain_plan(query: str) -> QueryPlan:
 def analyse(query: str) -> QueryPlan:
     """Keywords, expansions and section prior for ``query``."""
     words = WORD.findall(query)
-    keywords = [w for w in words if w.lower() not in STOP_WORDS]
+    keywords = content_words(words)
     if not keywords:  # a query made only of stop words: keep it as it is
         keywords = words
     expanded = list(keywords)
     for word in keywords:
         expanded.extend(_EXPANSIONS.get(word.lower(), ()))
-    expanded += english_terms(query) if has_cjk(query) else []  # bilingual terms for BM25
+    expanded += glossary_terms(query)  # bilingual terms for BM25
     prior: dict[SectionKind, float] = dict(_DEFAULT_PRIOR)
     for pattern, boosts in _PRIORS:
         if pattern.search(query):

@@ -21,15 +21,11 @@ from functools import cache
 from typing import Any, Literal
 
 from papermind.errors import ConfigError
+from papermind.i18n.query_terms import CHINESE_STOP_WORDS
 from papermind.i18n.scripts import CJK_RUN, squeeze_cjk_spaces
 
 SegmenterMode = Literal["jieba", "bigram", "none"]
 MODES: tuple[SegmenterMode, ...] = ("jieba", "bigram", "none")
-# function words that carry no topic; single-character query tokens are dropped as well
-_STOP_TEXT = """的 了 是 在 和 与 及 或 等 中 对 为 以 由 于 将 把 被 从 这 那 其 之 也 就 都 而
-什么 哪些 哪个 如何 怎么 怎样 为什么 是否 多少 本文 文中 论文 这篇 作者 我们 一个
-以及 进行 使用 采用 通过 可以 哪里 有 吗 呢"""
-_STOP = frozenset(_STOP_TEXT.split())
 _LOCK = threading.Lock()
 
 
@@ -54,7 +50,7 @@ class Segmenter:
         """The CJK tokens of a query, function words and lone characters dropped (kept
         when nothing else is left)."""
         tokens = [t for run in CJK_RUN.findall(text) for t in self._split(run)]
-        kept = [t for t in tokens if t not in _STOP and len(t) > 1]
+        kept = [t for t in tokens if t not in CHINESE_STOP_WORDS and len(t) > 1]
         return list(dict.fromkeys(kept or tokens))
 
 

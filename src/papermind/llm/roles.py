@@ -20,6 +20,7 @@ class RoleSpec:
 
     name: str
     parent: str
+    """The role whose model settings this one inherits unless it sets its own."""
     temperature: float
     max_tokens: int | None = None
     """Seed output cap (a role whose answer is one or two sentences); settings override it."""

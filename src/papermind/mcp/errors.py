@@ -42,30 +42,43 @@ def _invalid(err: ValidationError) -> str:
 
 def tool_errors(fn: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
     """Run a tool; PaperMind's errors (and invalid domain data) become ToolError."""
-
-    @functools.wraps(fn)
-    async def run(*args: P.args, **kwargs: P.kwargs) -> T:
-        try:
-            return await fn(*args, **kwargs)
-        except errors.PapermindError as err:
-            raise ToolError(message(err)) from err
-        except ValidationError as err:
-            raise ToolError(_invalid(err)) from err
-
-    return run
+    return _translated(fn, _as_tool_error)
 
 
 def resource_errors(fn: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
     """Run a resource read; a missing paper or page is 'not found' (-32602), any other of
     PaperMind's errors a resource error with its message."""
+    return _translated(fn, _as_resource_error)
+
+
+def _as_tool_error(err: Exception) -> Exception | None:
+    if isinstance(err, errors.PapermindError):
+        return ToolError(message(err))
+    if isinstance(err, ValidationError):
+        return ToolError(_invalid(err))
+    return None
+
+
+def _as_resource_error(err: Exception) -> Exception | None:
+    if isinstance(err, errors.NotFoundError):
+        return ResourceNotFoundError(message(err))
+    if isinstance(err, errors.PapermindError):
+        return ResourceError(message(err))
+    return None
+
+
+def _translated(fn: Callable[P, Awaitable[T]],
+                translate: Callable[[Exception], Exception | None]) -> Callable[P, Awaitable[T]]:
+    """``fn`` with the errors ``translate`` knows raised as their MCP error (others as they are)."""
 
     @functools.wraps(fn)
     async def run(*args: P.args, **kwargs: P.kwargs) -> T:
         try:
             return await fn(*args, **kwargs)
-        except errors.NotFoundError as err:
-            raise ResourceNotFoundError(message(err)) from err
-        except errors.PapermindError as err:
-            raise ResourceError(message(err)) from err
+        except Exception as err:
+            mcp_error = translate(err)
+            if mcp_error is None:
+                raise
+            raise mcp_error from err
 
     return run

@@ -19,6 +19,7 @@ from papermind.config import ScholarSettings
 from papermind.domain import Paper
 from papermind.domain.scholar import FoundWork
 from papermind.errors import SourceDownError
+from papermind.i18n.query_terms import STOP_WORDS
 from papermind.scholar.cache import ResponseStore
 from papermind.scholar.matching import fold
 from papermind.services.scholar import build_sources
@@ -29,9 +30,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("papermind.scholar")
 _CLAIM = re.compile(r"[^.]*\b(?:we|this paper|this work)\s+(?:propose|introduce|present|show|"
                     r"develop|design)\b[^.]*\.", re.IGNORECASE)
-_STOP = {"the", "a", "an", "of", "and", "or", "in", "on", "for", "to", "with", "we", "our",
-         "this", "that", "is", "are", "be", "by", "as", "from", "at", "which", "it", "its",
-         "paper", "propose", "introduce", "present", "show", "new", "novel", "can", "than"}
+_STOP = STOP_WORDS | {"introduce", "new", "novel"}
 
 
 @dataclass

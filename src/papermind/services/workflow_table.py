@@ -14,8 +14,7 @@ import importlib
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
-from papermind.domain.workflows import BY_EVALUATION, BY_REPORT_KIND, WORKFLOWS, WorkflowSpec
-from papermind.errors import InputError
+from papermind.domain.workflows import BY_REPORT_KIND, WORKFLOWS, WorkflowSpec
 
 if TYPE_CHECKING:
     from markupsafe import Markup
@@ -66,10 +65,3 @@ def use_case(spec: WorkflowSpec) -> UseCase:
 def graph_modules(spec: WorkflowSpec) -> list[Any]:
     """The ``graph`` modules of the row's workflows (each has ``build_graph``)."""
     return [importlib.import_module(f"papermind.workflows.{name}.graph") for name in spec.graphs]
-
-
-def evaluation_module(name: str) -> Any:
-    """The harness of `papermind eval <name>` (its module has ``evaluation``)."""
-    if name not in BY_EVALUATION:
-        raise InputError(f"unknown evaluation {name!r}; use {', '.join(BY_EVALUATION)}")
-    return importlib.import_module(f"papermind.services.eval_{name}")

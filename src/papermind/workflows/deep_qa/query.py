@@ -6,10 +6,7 @@ import re
 from dataclasses import dataclass
 
 from papermind.domain.chunk import SearchMode
-from papermind.i18n.glossary import english_terms
-from papermind.i18n.scripts import has_cjk
-
-STOPWORDS = frozenset(["a", "about", "above", "after", "again", "against", "all", "am", "an", "and", "any", "are", "as", "at", "be", "because", "been", "before", "being", "below", "between", "both", "but", "by", "can", "could", "did", "do", "does", "doing", "down", "during", "each", "few", "for", "from", "further", "had", "has", "have", "having", "how", "i", "if", "in", "into", "is", "it", "its", "itself", "just", "me", "more", "most", "my", "no", "nor", "not", "of", "off", "on", "once", "only", "or", "other", "our", "out", "over", "own", "same", "should", "so", "some", "such", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "through", "to", "too", "under", "until", "up", "very", "was", "we", "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would", "you", "your", "paper", "papers", "study", "studies", "work", "works", "approach", "method", "methods", "use", "used", "using", "show", "shows", "find", "found", "report", "reported", "reports", "their", "they", "do", "does", "did", "much", "many", "kind", "kinds", "type", "types", "way", "ways", "also", "well", "whether"])
+from papermind.i18n.query_terms import glossary_terms, is_stop_word
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9\-+/.]*[A-Za-z0-9+]|[A-Za-z]|\d[\d.,%]*")
 _QUOTED = re.compile(r"[\"\u201c]([^\"\u201d]{2,80})[\"\u201d]")
@@ -54,12 +51,12 @@ def keywords(text: str, limit: int = 12) -> list[str]:
         word = match.group(0).strip(".,")
         if len(word) < 2 and not word.isdigit():
             continue
-        if word.lower() in STOPWORDS:
+        if is_stop_word(word):
             continue
         if word.lower() not in {f.lower() for f in found}:
             found.append(word)
-    if has_cjk(text):  # a Chinese question over English papers: the glossary's terms too
-        found += [w for w in english_terms(text) if w not in found]
+    # a Chinese question over English papers: the glossary's terms too
+    found += [w for w in glossary_terms(text) if w not in found]
     return found[:limit]
 
 

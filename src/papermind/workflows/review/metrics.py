@@ -8,10 +8,11 @@ from collections.abc import Callable
 from itertools import combinations
 
 from papermind.domain.review import MessageCheck, ReviewMessage, ReviewMetrics, RevisionItem
+from papermind.i18n.query_terms import APPARATUS_WORDS, STOP_WORDS
 from papermind.workflows.review.panel import REVIEWER_ROLES
 
 _WORD = re.compile(r"[a-z0-9]+")
-_STOP = frozenset(["a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "have", "in", "is", "it", "its", "of", "on", "or", "that", "the", "their", "this", "to", "was", "were", "with", "not", "no", "paper", "authors", "section", "table", "figure", "should", "would", "could"])
+_STOP = STOP_WORDS | APPARATUS_WORDS
 MATCH = 0.5
 """Two issues whose normalised term sets have Jaccard >= MATCH count as the same issue."""
 

@@ -1,4 +1,4 @@
-"""Flaws the pre-submission check looks for, planted like the others (perturb_flaws):
+"""Flaws the pre-submission check looks for, planted like the others (perturb.flaws):
 
 - ``missing_figure``     a 'Figure N' / 'Fig. N' mention pointed at a figure the paper lacks
 - ``self_citation``      a sentence naming a cited work as the authors' own (double-blind)
@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 import re
 
-from papermind.domain import Paper
-from papermind.grounding.perturb_doc import Doc, Site, body_lines, free
+from papermind.domain import Line, Paper
+from papermind.evaluation.perturb.doc import Doc, Site, body_lines, free, sentence_lines
 
 _FIGURE_MENTION = re.compile(r"\b(Figure|Fig\.)\s*(\d+)")
 SELF_CITATIONS = ("In our previous work {c}, we showed a closely related result.",
@@ -26,16 +26,15 @@ def missing_figure(doc: Doc, paper: Paper, rng: random.Random,
     body = body_lines(paper)
     lines = [ln for ln in paper.lines() if (ln.page, ln.n) in body
              and (m := _FIGURE_MENTION.search(ln.text)) and m.group(2) in figures]
-    for line in rng.sample(lines, len(lines)):
-        match = _FIGURE_MENTION.search(line.text)
-        if match is None or not free(used, line.page, line.n) or \
-                doc.line(line.page, line.n) != line.text:
-            continue
-        missing = str(max(int(k) for k in figures if k.isdigit()) + 7)
-        doc.edit(line.page, line.n, line.text[:match.start(2)] + missing + line.text[match.end(2):])
-        used.add((line.page, line.n))
-        return line.text, f"{match.group(0)} -> {match.group(1)} {missing}"
-    return None
+    missing = str(max((int(k) for k in figures if k.isdigit()), default=0) + 7)
+
+    def point_elsewhere(line: Line) -> tuple[str, str] | None:
+        if (match := _FIGURE_MENTION.search(line.text)) is None:
+            return None
+        return (line.text[:match.start(2)] + missing + line.text[match.end(2):],
+                f"{match.group(0)} -> {match.group(1)} {missing}")
+
+    return doc.rewrite_one(lines, rng, used, point_elsewhere)
 
 
 def self_citation(doc: Doc, paper: Paper, rng: random.Random,
@@ -48,17 +47,12 @@ def self_citation(doc: Doc, paper: Paper, rng: random.Random,
     surname = ref.authors[0].split(",")[0].split()[-1] if "," in ref.authors[0] else \
         ref.authors[0].split()[-1]
     cited = f"[{ref.key}]" if numeric else f"({surname} et al., {ref.year})"
-    body = body_lines(paper)
-    lines = [ln for ln in paper.lines() if ln.text.rstrip().endswith(".")
-             and len(ln.text.split()) >= 8 and (ln.page, ln.n) in body
-             and not ln.text.lstrip().startswith("|")]
-    for line in rng.sample(lines, len(lines)):
-        if free(used, line.page, line.n) and doc.line(line.page, line.n) == line.text:
-            sentence = rng.choice(SELF_CITATIONS).format(c=cited)
-            doc.edit(line.page, line.n, f"{line.text.rstrip()} {sentence}")
-            used.add((line.page, line.n))
-            return line.text, f"'{sentence}' names {cited} as the authors' own work"
-    return None
+
+    def add_sentence(line: Line) -> tuple[str, str]:
+        sentence = rng.choice(SELF_CITATIONS).format(c=cited)
+        return f"{line.text.rstrip()} {sentence}", f"'{sentence}' names {cited} as the authors' own work"
+
+    return doc.rewrite_one(sentence_lines(paper), rng, used, add_sentence)
 
 
 def duplicate_entry(doc: Doc, paper: Paper, rng: random.Random,

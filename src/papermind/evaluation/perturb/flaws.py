@@ -8,11 +8,11 @@ the flawed text with one PlantedFlaw per kind it could plant:
                         sentence stating a named cell, added, its value changed)
 - ``claim_contradicts`` a comparison word of a result sentence turned to its opposite
 - ``baseline_not_beaten`` a sentence saying a table row beats another that the table shows
-                        ahead of it (both numbers as printed; perturb_table_flaws)
+                        ahead of it (both numbers as printed; perturb.table_flaws)
 - ``wrong_reference``   a 'Table N' / 'Eq. (N)' mention pointed at one the paper lacks
 - ``missing_citation``  a citation of a work that is not in the bibliography
 - ``reviewer_instruction`` a line telling a reviewer (or model) what to recommend
-- ``missing_figure``, ``self_citation``, ``duplicate_entry``: perturb_check_flaws
+- ``missing_figure``, ``self_citation``, ``duplicate_entry``: perturb.check_flaws
 
 Sites are drawn by the seeded ``rng``; each flaw keeps the words a reviewer would use to
 name it (``keywords``), so a comment can be matched to it.
@@ -24,11 +24,11 @@ import random
 import re
 from dataclasses import dataclass, field
 
-from papermind.domain import Anchor, Paper
-from papermind.grounding.perturb_check_flaws import duplicate_entry, missing_figure, self_citation
-from papermind.grounding.perturb_doc import Doc, Site, body_lines, free
-from papermind.grounding.perturb_support import _swap_direction
-from papermind.grounding.perturb_table_flaws import baseline_not_beaten, number_vs_table
+from papermind.domain import Anchor, Line, Paper
+from papermind.evaluation.perturb.check_flaws import duplicate_entry, missing_figure, self_citation
+from papermind.evaluation.perturb.doc import Doc, Site, body_lines, free, sentence_lines
+from papermind.evaluation.perturb.support import _swap_direction
+from papermind.evaluation.perturb.table_flaws import baseline_not_beaten, number_vs_table
 
 KINDS = ("number_vs_table", "claim_contradicts", "baseline_not_beaten", "wrong_reference",
          "missing_citation", "reviewer_instruction")
@@ -62,6 +62,7 @@ class PlantedFlaw:
     """One planted flaw: its kind, where it is, what was written and the words naming it."""
 
     id: str
+    """The planted line's tag: 'F1', 'F2'... in planting order."""
     kind: str
     anchor: Anchor
     planted: str = field(metadata={"doc": "the line as planted"})
@@ -111,14 +112,12 @@ def _claim_contradicts(doc: Doc, paper: Paper, rng: random.Random,
     body = body_lines(paper)
     lines = [ln for ln in paper.lines() if len(ln.text.split()) >= 8 and (ln.page, ln.n) in body
              and not ln.text.lstrip().startswith("|")]
-    for line in rng.sample(lines, len(lines)):
+
+    def swap(line: Line) -> tuple[str, str] | None:
         swapped = _swap_direction(line.text.split())
-        if swapped and free(used, line.page, line.n) and \
-                doc.line(line.page, line.n) == line.text:
-            doc.edit(line.page, line.n, swapped)
-            used.add((line.page, line.n))
-            return line.text, "comparison word turned to its opposite"
-    return None
+        return (swapped, "comparison word turned to its opposite") if swapped else None
+
+    return doc.rewrite_one(lines, rng, used, swap)
 
 
 def _wrong_reference(doc: Doc, paper: Paper, rng: random.Random,
@@ -128,19 +127,17 @@ def _wrong_reference(doc: Doc, paper: Paper, rng: random.Random,
     equations = {e.label for e in paper.equations if e.label}
     lines = [ln for ln in paper.lines() if _TABLE_MENTION.search(ln.text)
              and not ln.text.lstrip().startswith(("|", "Table"))]
-    for line in rng.sample(lines, len(lines)):
+
+    def point_elsewhere(line: Line) -> tuple[str, str] | None:
         match = _TABLE_MENTION.search(line.text)
-        if match is None or not free(used, line.page, line.n):
-            continue
-        known = tables if match.group(1) == "Table" else equations
-        if match.group(2) not in known:
-            continue
+        known = (tables if match.group(1) == "Table" else equations) if match else set()
+        if match is None or match.group(2) not in known:
+            return None
         missing = str(max((int(k) for k in known if k and k.isdigit()), default=0) + 7)
-        changed = line.text[:match.start(2)] + missing + line.text[match.end(2):]
-        doc.edit(line.page, line.n, changed)
-        used.add((line.page, line.n))
-        return line.text, f"{match.group(0)} -> {match.group(1)} {missing}"
-    return None
+        return (line.text[:match.start(2)] + missing + line.text[match.end(2):],
+                f"{match.group(0)} -> {match.group(1)} {missing}")
+
+    return doc.rewrite_one(lines, rng, used, point_elsewhere, as_parsed=False)
 
 
 def _missing_citation(doc: Doc, paper: Paper, rng: random.Random,
@@ -148,19 +145,15 @@ def _missing_citation(doc: Doc, paper: Paper, rng: random.Random,
     bibliography = " ".join(r.raw for r in paper.references).lower()
     author = next((a for a in rng.sample(FICTIONAL_AUTHORS, len(FICTIONAL_AUTHORS))
                    if a.lower() not in bibliography), None)
-    body = body_lines(paper)  # in-text: not an entry of the bibliography itself
-    lines = [ln for ln in paper.lines() if ln.text.rstrip().endswith(".")
-             and len(ln.text.split()) >= 8 and (ln.page, ln.n) in body
-             and not ln.text.lstrip().startswith("|")]
     if author is None or not paper.references:
         return None
-    for line in rng.sample(lines, len(lines)):
-        if free(used, line.page, line.n):
-            marker = f"({author} et al., {rng.randint(2012, 2021)})"
-            doc.edit(line.page, line.n, f"{line.text.rstrip()[:-1]} {marker}.")
-            used.add((line.page, line.n))
-            return line.text, f"cites {marker}, not in the bibliography"
-    return None
+
+    def cite(line: Line) -> tuple[str, str]:
+        marker = f"({author} et al., {rng.randint(2012, 2021)})"
+        return f"{line.text.rstrip()[:-1]} {marker}.", f"cites {marker}, not in the bibliography"
+
+    # in-text sentences: not an entry of the bibliography itself
+    return doc.rewrite_one(sentence_lines(paper), rng, used, cite, as_parsed=False)
 
 
 def _reviewer_instruction(doc: Doc, paper: Paper, rng: random.Random,

@@ -19,11 +19,11 @@ from typing import Any, Protocol
 
 from papermind import __version__
 from papermind.errors import InputError
-from papermind.library.eval_runs import EvalItem, EvalRun, EvalRunStore
+from papermind.evaluation.runs.store import EvalItem, EvalRun, EvalRunStore
 from papermind.llm import Gateway
 
-PACKAGE = Path(__file__).resolve().parents[1]
-REPO = Path(__file__).resolve().parents[3]
+PACKAGE = Path(__file__).resolve().parents[2]  # src/papermind
+REPO = Path(__file__).resolve().parents[4]
 
 
 @dataclass(frozen=True)

@@ -14,14 +14,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from papermind.errors import InputError
+from papermind.evaluation.runs.loop import Item, Outcome
 from papermind.llm import Gateway
 from papermind.services.container import Container
-from papermind.services.evaluation import Item, Outcome
 from papermind.services.library import SUPPORTED_SUFFIXES
 from papermind.services.reading import read_paper
 
 if TYPE_CHECKING:
-    from papermind.services.eval_jobs import EvalRequest
+    from papermind.evaluation.runs.jobs import EvalRequest
 
 CREDIBILITY = {"low": 0.0, "medium": 0.5, "high": 1.0}
 DISTRIBUTED = ("points", "share_found", "share_supported", "credibility", "rewrites", "tokens")

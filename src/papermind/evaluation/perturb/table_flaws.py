@@ -1,4 +1,4 @@
-"""The two planted flaws about a paper's tables (perturb_flaws lists every kind).
+"""The two planted flaws about a paper's tables (perturb.flaws lists every kind).
 
 - ``number_vs_table``: a decimal a prose sentence quotes from a table, its last digit
   changed; where no sentence quotes one, a sentence is added after a paragraph that refers
@@ -17,10 +17,10 @@ import random
 import re
 
 from papermind.domain.paper import Paper, Table
+from papermind.evaluation.perturb.doc import Doc, Site, free
 from papermind.grounding.comparisons import NOT_A_METRIC, lower_is_better
 from papermind.grounding.number_guards import data_numbers, is_prose, significant_digits
 from papermind.grounding.paper_numbers import paper_checks, sentences, table_view
-from papermind.grounding.perturb_doc import Doc, Site, free
 from papermind.grounding.table_labels import NamedCell, named_cells, transposed
 from papermind.grounding.table_numbers import Value
 

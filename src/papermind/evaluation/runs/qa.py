@@ -19,19 +19,19 @@ from papermind.domain.answer import QAReport
 from papermind.errors import InputError
 from papermind.evaluation import metrics as m
 from papermind.evaluation.qa_sets import QAItem, QASet, pubmedqa_set, qasper_set
-from papermind.llm import Gateway
-from papermind.services.container import Container
-from papermind.services.evaluation import Item, Outcome
-from papermind.services.qa import QAParts, answer_question, qa_parts
-from papermind.services.regression import (
+from papermind.evaluation.runs.loop import Item, Outcome
+from papermind.evaluation.runs.regression import (
     PaperName,
     RegressionQuestion,
     load_questions,
     score,
 )
+from papermind.llm import Gateway
+from papermind.services.container import Container
+from papermind.services.qa import QAParts, answer_question, qa_parts
 
 if TYPE_CHECKING:
-    from papermind.services.eval_jobs import EvalRequest
+    from papermind.evaluation.runs.jobs import EvalRequest
 
 Dataset = Literal["qasper", "pubmedqa", "regression"]
 LABELS = ("yes", "no", "maybe")

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 
 from rapidfuzz.distance import Indel
 
-from papermind.grounding.perturb import (
+from papermind.evaluation.perturb.quotes import (
     PROSE,
     SYNONYMS,
     Body,

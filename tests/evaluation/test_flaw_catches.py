@@ -6,10 +6,10 @@ import random
 from pathlib import Path
 
 from papermind.domain.review import ReportComment, ReviewMetrics, ReviewReport
-from papermind.grounding.perturb_flaws import KINDS, plant_flaws
+from papermind.evaluation.perturb.flaws import KINDS, plant_flaws
+from papermind.evaluation.runs.flaw_catches import code_catches, code_findings, panel_catches
+from papermind.evaluation.runs.review import flaw_recall, plant_paper
 from papermind.ingest import parse_bytes
-from papermind.services.eval_flaws import code_catches, code_findings, panel_catches
-from papermind.services.eval_review import flaw_recall, plant_paper
 from tests.support.eval_data import PAPER
 
 

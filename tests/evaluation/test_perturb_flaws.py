@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from papermind.grounding.perturb_flaws import KINDS, plant_flaws
+from papermind.evaluation.perturb.flaws import KINDS, plant_flaws
 from papermind.ingest import parse_bytes
 from tests.support.eval_data import PAPER
 

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 
 from papermind.domain import Anchor, Paper
 from papermind.domain.review import ReviewReport
+from papermind.evaluation.perturb.flaws import PlantedFlaw
 from papermind.grounding.change_claims import change_findings
 from papermind.grounding.paper_numbers import number_findings
-from papermind.grounding.perturb_flaws import PlantedFlaw
 from papermind.grounding.references import ReferenceResolver
 from papermind.grounding.table_claims import claim_findings
 from papermind.ingest.hidden_grade import addresses_reviewer

@@ -37,13 +37,22 @@ SYNONYMS = {
 
 
 @dataclass(frozen=True)
-class Case:
-    """A quote to locate, where it came from, and whether it should be verified."""
+class Built:
+    """A case built by rule from one paper: the paper's name and the kind of case (what the
+    benches count by)."""
 
     paper: str
     kind: str
+
+
+@dataclass(frozen=True)
+class Case(Built):
+    """A quote to locate, where it came from, and whether it should be verified (a positive
+    kind is a genuine span; a negative one an edit or a fabrication)."""
+
     quote: str
     page: int | None = None
+    """Where the genuine span starts (None for a fabricated quote)."""
     line: int | None = None
 
     @property

@@ -21,11 +21,11 @@ import pytest
 
 from papermind.config import EndpointSettings, LLMSettings, Settings
 from papermind.errors import InputError
-from papermind.library.eval_runs import EvalItem, EvalRunStore
+from papermind.evaluation.runs.jobs import EvalRequest, compare, evaluate, plan
+from papermind.evaluation.runs.qa import regressions
+from papermind.evaluation.runs.store import EvalItem, EvalRunStore
 from papermind.llm.testing import MockOpenAIServer
 from papermind.services.container import Container
-from papermind.services.eval_jobs import EvalRequest, compare, evaluate, plan
-from papermind.services.eval_qa import regressions
 from tests.support.eval_data import write_questions, write_shared_data
 
 FIRST = "How many tweets does OLID contain?"

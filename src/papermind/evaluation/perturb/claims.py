@@ -11,16 +11,16 @@ import random
 import re
 from dataclasses import dataclass
 
-from papermind.grounding.perturb import Body
-from papermind.grounding.perturb_edits import change_number, number_spans
+from papermind.evaluation.perturb.edits import change_number, number_spans
+from papermind.evaluation.perturb.quotes import Body, Built
 
 PASSING_KINDS = ("claim_restated", "claim_rounded", "claim_existing_table")
 
 
 @dataclass(frozen=True)
-class ClaimCase:
-    paper: str
-    kind: str
+class ClaimCase(Built):
+    """A claim built around a genuine quote (its evidence)."""
+
     quote: str
     claim: str
 

@@ -16,8 +16,8 @@ import re
 from dataclasses import dataclass
 
 from papermind.domain import Line, Paper
-from papermind.grounding.perturb import Body
-from papermind.grounding.perturb_edits import change_number
+from papermind.evaluation.perturb.edits import change_number
+from papermind.evaluation.perturb.quotes import Body, Built
 from papermind.grounding.text import compact
 
 KINDS = ("unchanged", "excerpt", "number", "name_replaced", "name_added", "negation", "direction")
@@ -47,12 +47,11 @@ _PROSE = re.compile(r"[A-Za-z][a-z]+[,.;:]?")
 
 
 @dataclass(frozen=True)
-class SupportCase:
+class SupportCase(Built):
     """A claim citing one real line (``cited``), of one ``kind``."""
 
-    paper: str
-    kind: str
     cited: str
+    """The cited line's address, 'page:line'."""
     claim: str
     line: str
 

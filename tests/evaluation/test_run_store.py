@@ -6,7 +6,7 @@ import pytest
 
 from papermind.db import SqlDatabase
 from papermind.errors import NotFoundError
-from papermind.library.eval_runs import EvalItem, EvalRunStore
+from papermind.evaluation.runs.store import EvalItem, EvalRunStore
 
 
 def test_runs_and_items_round_trip(library_db: SqlDatabase) -> None:

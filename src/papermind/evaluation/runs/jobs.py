@@ -7,6 +7,7 @@ drop of more than five points is returned as a flag line (the CLI exits non-zero
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 from collections.abc import Callable
@@ -18,13 +19,12 @@ from papermind.domain.workflows import BY_EVALUATION
 from papermind.errors import InputError
 from papermind.evaluation.compare import compare_items, report_lines
 from papermind.evaluation.report import render
-from papermind.library.eval_runs import EvalItem, EvalRun, EvalRunStore
+from papermind.evaluation.runs.loop import Estimate, Evaluation, estimate, run_evaluation
+from papermind.evaluation.runs.qa import regressions
+from papermind.evaluation.runs.store import EvalItem, EvalRun, EvalRunStore
 from papermind.llm import Gateway
 from papermind.services.container import Container
-from papermind.services.eval_qa import regressions
-from papermind.services.evaluation import Estimate, Evaluation, estimate, run_evaluation
 from papermind.services.language import output_language
-from papermind.services.workflow_table import evaluation_module
 
 KINDS = tuple(BY_EVALUATION)
 """`papermind eval` names, one per row of the workflow table."""
@@ -68,10 +68,18 @@ def shared_data() -> Path:
     raise InputError("shared data not found: give --data DIR or set PAPERMIND_SHARED_DATA")
 
 
+def harness(name: str) -> Any:
+    """The harness of `papermind eval <name>`: ``evaluation.runs.<name>``, whose
+    ``evaluation(container, gateway, request, data)`` makes the Evaluation."""
+    if name not in BY_EVALUATION:
+        raise InputError(f"unknown evaluation {name!r}; use {', '.join(BY_EVALUATION)}")
+    return importlib.import_module(f"papermind.evaluation.runs.{name}")
+
+
 def build(container: Container, gateway: Gateway, request: EvalRequest) -> Evaluation:
     """The Evaluation for a request (imports the workflow stack it needs)."""
     data = request.data or shared_data()
-    made: Evaluation = evaluation_module(request.kind).evaluation(container, gateway, request,
+    made: Evaluation = harness(request.kind).evaluation(container, gateway, request,
                                                                   data)
     return made
 

@@ -11,7 +11,7 @@ from papermind.domain import Anchor
 from papermind.domain.answer import AnswerSentence, Citation, QAReport
 from papermind.domain.evidence import Evidence, Support
 from papermind.errors import InputError
-from papermind.services.regression import (
+from papermind.evaluation.runs.regression import (
     PaperName,
     RegressionQuestion,
     fact_present,

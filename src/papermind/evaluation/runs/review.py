@@ -21,19 +21,19 @@ from typing import TYPE_CHECKING, Any
 
 from papermind.errors import InputError
 from papermind.evaluation import metrics as m
+from papermind.evaluation.perturb.flaws import KINDS, plant_flaws
 from papermind.evaluation.published import FLAWS, REVIEW
-from papermind.grounding.perturb_flaws import KINDS, plant_flaws
+from papermind.evaluation.runs.flaw_catches import code_catches, panel_catches
+from papermind.evaluation.runs.loop import Item, Outcome
 from papermind.ingest import parse_bytes
 from papermind.llm import Gateway
 from papermind.services.container import Container
-from papermind.services.eval_flaws import code_catches, panel_catches
-from papermind.services.evaluation import Item, Outcome
 from papermind.services.review import Reviewers, review_paper
 from papermind.workflows.review import FULL_PANEL
 from papermind.workflows.review.panel import minimal_panel
 
 if TYPE_CHECKING:
-    from papermind.services.eval_jobs import EvalRequest
+    from papermind.evaluation.runs.jobs import EvalRequest
 
 ROLES = (*FULL_PANEL, "checker")
 """Every panel role of the table, and the checker that judges support."""
