@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from papermind.cli.context import container, state, wants_json
+from papermind.cli.context import container, show_run, state
 from papermind.cli.filters import CollectionFilter, TagFilter, selected_papers
 from papermind.cli.options import Lang, Online
 from papermind.services.loops import run_loop
@@ -53,16 +53,7 @@ def ask(
             box, question, deep=deep, out_dir=out, paper_ids=paper_ids, job_id=job_id,
             progress=progress, language=lang, online=online),
             progress=_progress(cli.err, status.update)))
-    for path in run.files:
-        cli.err.print(f"wrote {path}", highlight=False)
-    if wants_json(ctx, as_json):
-        from papermind.services.report_files import report_data
-
-        cli.emit_json({"job_id": run.job_id, **report_data(run.report)})
-    else:
-        from papermind.services.workflow_table import renderer_for
-
-        renderer_for(run.report.kind).to_terminal(cli.console, run.report, run.job_id)
+    show_run(ctx, run, as_json, job_id_in_json=True)
 
 
 def _progress(err: Console, update: Callable[..., None]) -> ProgressCallback:

@@ -69,3 +69,19 @@ def container(ctx: typer.Context) -> Container:
 def wants_json(ctx: typer.Context, flag: bool) -> bool:
     """A command's own --json flag or the global one."""
     return flag or state(ctx).as_json
+
+
+def show_run(ctx: typer.Context, run: Any, as_json: bool, *, job_id_in_json: bool = False) -> None:
+    """A finished workflow run: the files it wrote (stderr), then its report as JSON or as the
+    workflow's terminal summary (the renderer contract's ``to_json``/``to_terminal``)."""
+    from papermind.services.report_files import report_data
+    from papermind.services.workflow_table import renderer_for
+
+    cli = state(ctx)
+    for path in run.files:
+        cli.err.print(f"wrote {path}", highlight=False)
+    if wants_json(ctx, as_json):
+        head = {"job_id": run.job_id} if job_id_in_json else {}
+        cli.emit_json({**head, **report_data(run.report)})
+    else:
+        renderer_for(run.report.kind).to_terminal(cli.console, run.report, run.job_id)

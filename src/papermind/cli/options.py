@@ -19,6 +19,8 @@ Lang = Annotated[str | None, typer.Option(
 OutDir = Annotated[Path | None, typer.Option(
     "--out", help="Folder for report.json, report.md and report.html "
                   "(default: <home>/reports/<job id>).")]
+ResumeJob = Annotated[str | None, typer.Option(
+    "--job", help="Job id: resume that job where it stopped (default: a new job).")]
 Online = Annotated[bool, typer.Option(
     "--online", help="Ask the scholarly sources (OpenAlex, Crossref...) for this command even "
                      "when scholar.enabled is off (the default: nothing is sent).")]

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import uuid
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
 from rich.status import Status
 
-from papermind.cli.context import container, state, wants_json
-from papermind.cli.options import Lang, OutDir, PaperToAdd, ReportJsonFlag
+from papermind.cli.context import container, show_run, state
+from papermind.cli.options import Lang, OutDir, PaperToAdd, ReportJsonFlag, ResumeJob
 from papermind.errors import BudgetExceededError, ProviderError
 from papermind.services.loops import run_loop
 
@@ -23,8 +23,7 @@ def read(
     paper: PaperToAdd,
     as_json: ReportJsonFlag = False,
     out: OutDir = None,
-    job: Annotated[str | None, typer.Option(
-        "--job", help="Job id: resume that job where it stopped (default: a new job).")] = None,
+    job: ResumeJob = None,
     lang: Lang = None,
 ) -> None:
     """Deep-read a paper: method, math steps and experiments, each point checked against the
@@ -32,8 +31,6 @@ def read(
     from papermind.services.paper_lookup import resolve_paper
     from papermind.services.reading import read_paper
     from papermind.services.recorded_jobs import job_request, run_as_job
-    from papermind.services.report_files import report_data
-    from papermind.services.workflow_table import renderer_for
 
     cli = state(ctx)
     box = container(ctx)
@@ -50,12 +47,7 @@ def read(
         cli.err.print(f"job {job_id} stopped; completed steps are saved. Resume with: "
                       f"papermind read {paper} --job {job_id}", highlight=False)
         raise
-    for path in run.files:
-        cli.err.print(f"wrote {path}")
-    if wants_json(ctx, as_json):
-        cli.emit_json(report_data(run.report))
-    else:
-        renderer_for(run.report.kind).to_terminal(cli.console, run.report, run.job_id)
+    show_run(ctx, run, as_json)
 
 
 def _progress(err: Console, status: Status) -> ProgressCallback:

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.console import Console
 
-from papermind.cli.context import container, state, wants_json
-from papermind.cli.options import Lang, Online, OutDir, PaperToAdd, ReportJsonFlag
+from papermind.cli.context import container, show_run, state
+from papermind.cli.options import Lang, Online, OutDir, PaperToAdd, ReportJsonFlag, ResumeJob
 from papermind.services.loops import run_loop
 
 if TYPE_CHECKING:  # the workflow stack is imported when the command runs, not for --help
@@ -30,8 +30,7 @@ def review(
                             "meta-reviewer (small budgets).")] = "full",
     signoff: Annotated[bool, typer.Option(
         "--signoff", help="Ask for a human sign-off before the run ends.")] = False,
-    job: Annotated[str | None, typer.Option(
-        "--job", help="Job id: resume that job where it stopped (default: a new job).")] = None,
+    job: ResumeJob = None,
     lang: Lang = None,
     online: Online = False,
 ) -> None:
@@ -43,9 +42,7 @@ def review(
     aid, never a decision."""
     from papermind.services.paper_lookup import resolve_paper
     from papermind.services.recorded_jobs import job_request, run_as_job
-    from papermind.services.report_files import report_data
     from papermind.services.review import review_paper
-    from papermind.services.workflow_table import renderer_for
 
     if reviewers not in ("minimal", "full"):
         raise typer.BadParameter("use 'minimal' or 'full'", param_hint="--reviewers")
@@ -62,12 +59,7 @@ def review(
             progress=_progress(cli.err)))
     if run.status == "interrupted":
         run = _sign_off(ctx, run, request, out, lang)
-    for path in run.files:
-        cli.err.print(f"wrote {path}")
-    if wants_json(ctx, as_json):
-        cli.emit_json(report_data(run.report))
-    else:
-        renderer_for(run.report.kind).to_terminal(cli.console, run.report, run.job_id)
+    show_run(ctx, run, as_json)
 
 
 def _sign_off(ctx: typer.Context, run: ReviewRun, request: JobRequest, out: Path | None,

@@ -14,19 +14,17 @@ from papermind.domain.job import Job
 from papermind.domain.reading import ReadingReport
 from papermind.llm import Gateway
 from papermind.services.language import output_language
-from papermind.services.library import LibraryService
 from papermind.services.paper_lookup import resolve_paper
 from papermind.services.report_files import write_reports
 from papermind.services.workflow_runs import (
+    PaperRunParts,
     ProgressCallback,
-    RunParts,
     gateway_for,
     report_folder,
     run_workflow,
 )
 from papermind.workflows.deep_reading import ReadingContext, build_graph
 from papermind.workflows.deep_reading.report import assemble_report
-from papermind.workflows.ports import Grounder
 
 PROMPT_RESERVE = 1200
 """Tokens kept for instructions, and in a rewrite the previous analysis and the feedback."""
@@ -35,16 +33,8 @@ SCHEMA_RESERVE = 600
 SMALL_WINDOW = 8192
 
 
-class ReadingParts(RunParts, Protocol):
+class ReadingParts(PaperRunParts, Protocol):
     """What a deep reading needs (the container provides it)."""
-
-    settings: Settings
-
-    @property
-    def library(self) -> LibraryService: ...
-
-    @property
-    def grounder(self) -> Grounder: ...
 
 
 def reader_window(settings: Settings, gateway: Gateway) -> tuple[int, int]:

@@ -16,14 +16,13 @@ from papermind.domain.review import ReviewReport
 from papermind.errors import InputError
 from papermind.llm import Gateway
 from papermind.services.language import output_language
-from papermind.services.library import LibraryService
 from papermind.services.paper_checks import check_stored
 from papermind.services.paper_lookup import resolve_paper
 from papermind.services.report_files import write_reports
 from papermind.services.runner import RunStatus
 from papermind.services.workflow_runs import (
+    PaperRunParts,
     ProgressCallback,
-    RunParts,
     gateway_for,
     report_folder,
     run_workflow,
@@ -47,16 +46,8 @@ CHARS_PER_TOKEN = 3
 MAX_INPUT_CHARS = 24000
 
 
-class ReviewParts(RunParts, Protocol):
+class ReviewParts(PaperRunParts, Protocol):
     """What a review needs (the container provides it)."""
-
-    settings: Settings
-
-    @property
-    def library(self) -> LibraryService: ...
-
-    @property
-    def grounder(self) -> Grounder: ...
 
     @property
     def scholar_cache(self) -> ScholarCache: ...

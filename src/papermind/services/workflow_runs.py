@@ -28,7 +28,10 @@ if TYPE_CHECKING:
     from langgraph.checkpoint.base import BaseCheckpointSaver
     from langgraph.graph import StateGraph
 
+    from papermind.config import Settings
     from papermind.llm import Gateway
+    from papermind.services.library import LibraryService
+    from papermind.workflows.ports import Grounder
 
 __all__ = ["ProgressCallback", "RunParts", "gateway_for", "node_listener", "report_folder",
            "run_workflow", "usage_summary"]
@@ -46,6 +49,19 @@ class RunParts(Protocol):
     def checkpointer(self) -> AbstractAsyncContextManager[BaseCheckpointSaver[Any]]: ...
 
     def report_dir(self, job_id: str) -> Path: ...
+
+
+class PaperRunParts(RunParts, Protocol):
+    """What a run over one stored paper needs besides: the settings, the library and the
+    grounding engine (``ReadingParts`` is this; ``ReviewParts`` adds the scholarly cache)."""
+
+    settings: Settings
+
+    @property
+    def library(self) -> LibraryService: ...
+
+    @property
+    def grounder(self) -> Grounder: ...
 
 
 def gateway_for(parts: RunParts) -> Gateway:
