@@ -20,6 +20,7 @@ from typing import Any
 from papermind.domain import Paper, Reference
 from papermind.domain.works import Person, WorkMetadata
 from papermind.ingest.identifiers import normalize_arxiv, normalize_doi
+from papermind.reports.json_walk import json_objects
 from papermind.services.catalog import CatalogService
 from papermind.services.export_formats import ExportFormat, KeyedWork, export_format
 
@@ -79,18 +80,12 @@ def resolved_entry_keys(report: Any) -> list[str]:
     key as ``entry_key`` or ``reference.key``; the report's layout around them is not assumed.
     """
     keys: list[str] = []
-    stack = [report]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, list):
-            stack.extend(reversed(node))
-        elif isinstance(node, dict):
-            key = node.get("entry_key")
-            if key is None and isinstance(node.get("reference"), dict):
-                key = node["reference"].get("key")
-            if key and (node.get("resolved") is True or node.get("verified") is True):
-                keys.append(str(key))
-            stack.extend(reversed(list(node.values())))
+    for node in json_objects(report):
+        key = node.get("entry_key")
+        if key is None and isinstance(node.get("reference"), dict):
+            key = node["reference"].get("key")
+        if key and (node.get("resolved") is True or node.get("verified") is True):
+            keys.append(str(key))
     return list(dict.fromkeys(keys))
 
 

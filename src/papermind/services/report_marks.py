@@ -9,6 +9,7 @@ from papermind.domain import Paper
 from papermind.domain.job import Job
 from papermind.grounding.quote_words import quote_words
 from papermind.reports import as_evidence, span_spec
+from papermind.reports.json_walk import json_objects
 
 if TYPE_CHECKING:
     from papermind.services.container import Container
@@ -19,18 +20,12 @@ HIGHLIGHT_KEY_SEP = "\n"
 
 def evidence_items(data: Any) -> list[dict[str, Any]]:
     """Every evidence item (the one evidence JSON shape) anywhere in a report, in order."""
-    out: list[dict[str, Any]] = []
-    stack = [data]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, list):
-            stack.extend(reversed(node))
-        elif isinstance(node, dict):
-            if {"quote", "anchor", "status", "support"} <= node.keys():
-                out.append(node)
-            else:
-                stack.extend(reversed(list(node.values())))
-    return out
+    return [node for node in json_objects(data, enter=lambda node: not _is_evidence(node))
+            if _is_evidence(node)]
+
+
+def _is_evidence(node: dict[str, Any]) -> bool:
+    return {"quote", "anchor", "status", "support"} <= node.keys()
 
 
 def report_papers(job: Job, data: Any) -> list[str]:

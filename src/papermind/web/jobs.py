@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
@@ -53,17 +55,18 @@ def job(request: Request, job_id: str, box: ContainerDep, jobs: JobsDep) -> HTML
 
 @router.post("/ui/jobs/{job_id}/cancel")
 async def cancel(job_id: str, jobs: JobsDep) -> Response:
-    try:
-        jobs.cancel(job_id)
-    except PapermindError as err:
-        return back(f"/jobs/{job_id}", str(err))
-    return RedirectResponse(f"/jobs/{job_id}", status_code=303)
+    return _act(job_id, jobs.cancel)
 
 
 @router.post("/ui/jobs/{job_id}/resume")
 async def resume(job_id: str, jobs: JobsDep) -> Response:
+    return _act(job_id, jobs.resume)
+
+
+def _act(job_id: str, action: Callable[[str], object]) -> Response:
+    """Cancel or resume, then back to the job's page (with the error, if any)."""
     try:
-        jobs.resume(job_id)
+        action(job_id)
     except PapermindError as err:
         return back(f"/jobs/{job_id}", str(err))
     return RedirectResponse(f"/jobs/{job_id}", status_code=303)
