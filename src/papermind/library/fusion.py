@@ -14,9 +14,10 @@ averages the two ranks and a weak side pulls the strong side's hit out of the to
 less when its best chunk holds none of the query's keywords (it is not among BM25's
 candidates, which are every chunk matching any keyword up to ``candidates``): its weight is
 multiplied by ``OFF_TOPIC``. Then each row scores its weighted mean of the two normalised
-scores plus ``PEAK`` times the larger of them, so that each side's clear best stays near
-the top of the hybrid ranking whatever the other side says (a mean alone pulls one side's
-hit out of the top five when the other side is flat or wrong). Chosen on the choose split
+scores (as ``score``) plus ``PEAK`` times its best weighted reciprocal rank on either side,
+so that each side's first hits stay near the top of the hybrid ranking whatever the other
+side says (a mean alone pulls one side's hit out of the top five when the other side is
+flat or wrong), and a side whose scores are flat does not crowd out the other's. Chosen on the choose split
 of evals/search_devset.jsonl (bench/results/search_devset.md): hybrid below its better
 side by at most 1 question in 12-15 on every report subset, where ``score`` lost more.
 """
@@ -31,7 +32,7 @@ FUSIONS: tuple[FusionMethod, ...] = ("adaptive", "score", "rrf")
 OFF_TOPIC = 0.25
 """``adaptive``: dense's weight when its best chunk holds no query keyword."""
 PEAK = 2.0
-"""``adaptive``: weight of a row's larger normalised score beside the two sides' mean."""
+"""``adaptive``: weight of a row's best reciprocal rank (1, 1/2, 1/3...) beside the mean."""
 Ranking = Sequence[tuple[int, float]]
 """(row, score) pairs, best first; scores higher-is-better."""
 
@@ -73,12 +74,18 @@ def fuse_adaptive(lexical: Ranking, dense: Ranking,
         dense_weight *= OFF_TOPIC  # dense's best shares no word with the query
     total = lexical_weight + dense_weight or 1.0
     top = max(weights) or 1.0
-    sides = [(_normalised(lexical), lexical_weight), (_normalised(dense), dense_weight)]
+    sides = [(_normalised(lexical), _ranks(lexical), lexical_weight),
+             (_normalised(dense), _ranks(dense), dense_weight)]
     scores: dict[int, float] = {}
-    for row in {row for shares, _ in sides for row in shares}:
-        weighted = [weight * shares.get(row, 0.0) for shares, weight in sides]
-        scores[row] = sum(weighted) / total + PEAK * max(weighted) / top
+    for row in {row for _, ranks, _ in sides for row in ranks}:
+        mean = sum(w * shares.get(row, 0.0) for shares, _, w in sides) / total
+        peak = max(w / ranks[row] if row in ranks else 0.0 for _, ranks, w in sides) / top
+        scores[row] = mean + PEAK * peak
     return _sorted(scores)
+
+
+def _ranks(ranking: Ranking) -> dict[int, int]:
+    return {row: rank for rank, (row, _) in enumerate(ranking, start=1)}
 
 
 def fuse_with(method: FusionMethod, rankings: Sequence[Ranking], weights: Sequence[float],
