@@ -15,8 +15,8 @@ less when its best chunk holds none of the query's keywords (it is not among BM2
 candidates, which are every chunk matching any keyword up to ``candidates``): its weight is
 multiplied by ``OFF_TOPIC``. Then each row scores its weighted mean of the two normalised
 scores (as ``score``) plus ``PEAK`` times its best weighted reciprocal rank on either side,
-so that each side's first hits stay near the top of the hybrid ranking whatever the other
-side says (a mean alone pulls one side's hit out of the top five when the other side is
+scaled to [0, 1], so that each side's first hits stay near the top of the hybrid ranking
+whatever the other side says (a mean alone pulls one side's hit out of the top five when the other side is
 flat or wrong), and a side whose scores are flat does not crowd out the other's. Chosen on the choose split
 of evals/search_devset.jsonl (bench/results/search_devset.md): hybrid below its better
 side by at most 1 question in 12-15 on every report subset, where ``score`` lost more.
@@ -80,7 +80,7 @@ def fuse_adaptive(lexical: Ranking, dense: Ranking,
     for row in {row for _, ranks, _ in sides for row in ranks}:
         mean = sum(w * shares.get(row, 0.0) for shares, _, w in sides) / total
         peak = max(w / ranks[row] if row in ranks else 0.0 for _, ranks, w in sides) / top
-        scores[row] = mean + PEAK * peak
+        scores[row] = (mean + PEAK * peak) / (1 + PEAK)  # in [0, 1], 1 = first in both
     return _sorted(scores)
 
 
