@@ -13,7 +13,8 @@ short evidence snippets):
   on paragraphs drawn at random (seeded by the file name) from 12 ICLR 2022 submissions of
   iclr_bench (the first 12 by SHA-256 of the file name) and the 7 LaTeX-backed papers, with a
   verbatim snippet of the gold paragraph; paragraphs that are code, tables without words or
-  garbled formulas were skipped. Apache-2.0 (AI-Scientist).
+  garbled formulas were skipped (evals/draw_search_paragraphs.py prints them). Apache-2.0
+  (AI-Scientist).
 - ``zh``: bench/zh_retrieval.jsonl (the five Chinese papers).
 
 A row: id, source, paper (path under the shared data, or ``qasper-N``), question, evidence
