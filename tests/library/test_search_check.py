@@ -50,7 +50,7 @@ def holds(evidence: list[str], text: str) -> bool:
 
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory) -> tuple[SearchIndex, dict[str, str]]:
-    settings = load_settings()
+    settings = load_settings(home=tmp_path_factory.mktemp("home"))  # its own model cache
     db = Database(tmp_path_factory.mktemp("check") / "library.sqlite3")
     built = build_search_index(settings, db)
     assert built.embedder is not None and built.embedder.name == \
