@@ -72,9 +72,11 @@ class SearchSettings(BaseModel):
     embedding_api_key: str | None = Field(default=None, description="key for that endpoint")
     bm25_weight: float = Field(default=1.0, description="weight of BM25 in fusion")
     dense_weight: float = Field(default=1.0, description="weight of dense search in fusion")
-    fusion: Literal["score", "rrf"] = Field(
-        default="score", description="hybrid fusion: 'score' (min-max normalised scores, "
-        "weighted) or 'rrf' (reciprocal rank fusion)")
+    fusion: Literal["adaptive", "score", "rrf"] = Field(
+        default="adaptive", description="hybrid fusion: 'adaptive' (per query: dense trusted "
+        "less when its best chunk holds no query keyword; each side's clear best kept near "
+        "the top), 'score' (min-max normalised scores, weighted) or 'rrf' (reciprocal rank "
+        "fusion)")
     rrf_k: int = Field(default=60, description="reciprocal rank fusion constant ('rrf')")
     rerank: bool = Field(
         default=True, description="rerank hybrid results with the 'reranker' role (the "

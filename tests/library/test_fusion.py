@@ -1,4 +1,5 @@
-"""Hybrid fusion: min-max normalised scores (default) and reciprocal rank fusion."""
+"""Hybrid fusion: per-query adaptive (default), min-max normalised scores and reciprocal rank
+fusion."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 from papermind.config import load_settings
 from papermind.db import Database
 from papermind.library.embedders import HashingEmbedder
-from papermind.library.fusion import fuse, fuse_scores, fuse_with
+from papermind.library.fusion import OFF_TOPIC, PEAK, fuse, fuse_adaptive, fuse_scores, fuse_with
 from papermind.library.search import SearchIndex, SearchOptions
 from papermind.services.search import build_search_index
 from tests.library.search_fixtures import make_paper
@@ -75,14 +76,43 @@ def test_fuse_with_selects_the_method() -> None:
 def test_the_setting_reaches_the_index_and_hybrid_uses_it(tmp_path) -> None:
     settings = load_settings(search={"fusion": "rrf", "embedder": "hashing"})
     assert build_search_index(settings, Database(tmp_path / "a.sqlite3")).options.fusion == "rrf"
-    assert SearchOptions().fusion == "score"
+    assert SearchOptions().fusion == "adaptive"
+    assert load_settings().search.fusion == "adaptive"
     paper = make_paper([("Data", "method", ["We collected 14,100 tweets by five annotators.",
                                             "The models are trained on the tweets."])])
     scores = {}
-    for fusion in ("score", "rrf"):
+    for fusion in ("adaptive", "score", "rrf"):
         index = SearchIndex(Database(tmp_path / f"{fusion}.sqlite3"), HashingEmbedder(),
                             options=SearchOptions(fusion=fusion))
         index.index_paper(paper)
         scores[fusion] = index.search("five annotators tweets", mode="hybrid", k=3)[0].score
     assert scores["score"] == pytest.approx(1.0)  # top of both rankings
     assert scores["rrf"] == pytest.approx(2 / 61)
+    assert scores["adaptive"] == pytest.approx(1.0)
+
+
+
+def test_adaptive_keeps_each_sides_clear_best_in_the_top_five() -> None:
+    # dense is sure of row 1, BM25 of row 2; each is near the bottom of the other side
+    dense = [(1, 0.95), *((row, 0.80 - 0.001 * row) for row in range(3, 30)), (2, 0.70)]
+    bm25 = [(2, 9.0), *((row, 3.0 - 0.01 * row) for row in range(3, 30)), (1, 0.5)]
+    fused = fuse_adaptive(bm25, dense)
+    assert {1, 2} <= set(top(fused))
+    assert all(0.0 <= score <= 1.0 for _, score in fused)
+    assert fuse_with("adaptive", [bm25, dense], [1.0, 1.0]) == fuse_adaptive(bm25, dense)
+
+
+def test_adaptive_trusts_dense_less_when_its_best_holds_no_query_word() -> None:
+    bm25 = [(2, 5.0), (3, 4.0), (4, 1.0)]
+    on_topic = dict(fuse_adaptive(bm25, [(3, 0.9), (2, 0.8), (9, 0.7)]))
+    off_topic = dict(fuse_adaptive(bm25, [(9, 0.9), (2, 0.8), (3, 0.7)]))  # 9: no keyword
+    assert on_topic[3] > on_topic[2]  # dense's best is a BM25 candidate: full weight
+    assert off_topic[2] > off_topic[9]
+    assert off_topic[9] == pytest.approx((OFF_TOPIC / (1 + OFF_TOPIC) + PEAK * OFF_TOPIC)
+                                         / (1 + PEAK))
+
+
+def test_adaptive_with_one_side_empty_is_that_side() -> None:
+    assert top(fuse_adaptive([], DENSE), 29) == top(DENSE, 29)
+    assert top(fuse_adaptive(BM25, []), 14) == top(BM25, 14)
+    assert fuse_adaptive([], []) == []

@@ -41,8 +41,9 @@ class SearchOptions:
     chunk_tokens: int = 220
     bm25_weight: float = 1.0
     dense_weight: float = 1.0
-    fusion: FusionMethod = "score"
-    """How hybrid combines the two rankings: normalised scores, or ranks (``rrf``)."""
+    fusion: FusionMethod = "adaptive"
+    """How hybrid combines the two rankings: per query (``adaptive``), normalised scores
+    (``score``) or ranks (``rrf``); library/fusion.py."""
     rrf_k: int = 60
     candidates: int = 50
     enhance_queries: bool = True
