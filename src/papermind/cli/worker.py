@@ -27,10 +27,11 @@ def worker(
     from papermind.errors import ConfigError
     from papermind.services.logs import configure_logging, wants_json_logs
     from papermind.services.loops import run_loop
+    from papermind.services.storage import backend_for
     from papermind.services.worker import WorkerOptions, run_worker, warm_up
 
     settings = state(ctx).settings
-    if not settings.on_postgres:
+    if backend_for(settings.storage_url).job_queue is None:
         raise ConfigError("workers need the library on PostgreSQL",
                           hint="set PAPERMIND_STORAGE__URL=postgresql://user@host:5432/db; "
                                "with the embedded library `papermind serve` runs the jobs")
