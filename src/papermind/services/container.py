@@ -255,7 +255,7 @@ class Container:
                 raise ConfigError("jobs.runner 'queue' needs the library on PostgreSQL",
                                   hint="set storage.url (PAPERMIND_STORAGE__URL) to a "
                                        "postgresql:// URL, or jobs.runner to 'auto'")
-            queue = make_queue(self.storage_url)
+            queue = make_queue.open(self.storage_url)
         return JobService(self.job_store, runners or workflow_runners(self, gateway=gateway),
                           workers=self.settings.api.workers, queue=queue)
 

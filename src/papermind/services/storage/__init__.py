@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from papermind.db import SqlDatabase
 from papermind.errors import ConfigError
-from papermind.services.storage.backend import SharedLimits, StorageBackend
+from papermind.services.storage.backend import SharedLimits, StorageBackend, WorkQueue
 from papermind.services.storage.postgres import POSTGRES
 from papermind.services.storage.sqlite import SQLITE
 
-__all__ = ["BACKENDS", "SharedLimits", "StorageBackend", "backend_for", "open_database"]
+__all__ = ["BACKENDS", "SharedLimits", "StorageBackend", "WorkQueue", "backend_for",
+           "open_database"]
 
 
 BACKENDS: dict[str, StorageBackend] = {backend.name: backend for backend in (SQLITE, POSTGRES)}

@@ -19,6 +19,17 @@ def _as_given(url: str, keepalive_s: int) -> str:
 
 
 @dataclass(frozen=True)
+class WorkQueue:
+    """A job queue that `papermind worker`s take jobs from (serving processes only enqueue)."""
+
+    open: Callable[[str], JobQueue]
+    """storage URL -> the queue a job service enqueues on."""
+    work: Callable[..., Awaitable[None]]
+    """``work(service, url, options, *, reports)``: take and run jobs until stopped
+    (``services.worker.run_worker``'s contract)."""
+
+
+@dataclass(frozen=True)
 class SharedLimits:
     """LLM limits that hold across every process on the same server (``llm.shared_limiter``)."""
 
@@ -45,7 +56,7 @@ class StorageBackend:
     """The durable workflow checkpointer (URL, the SQLite checkpoint file beside the library)."""
     connection_url: Callable[[str, int], str] = _as_given
     """``storage.url`` as every connection opens it (``storage.keepalive_s`` applied)."""
-    job_queue: Callable[[str], JobQueue] | None = None
+    job_queue: WorkQueue | None = None
     """Where `papermind worker`s take jobs from; None: jobs run in the serving process."""
     shared_limits: SharedLimits | None = None
     """LLM limits shared by every process on the server; None: each process its own."""

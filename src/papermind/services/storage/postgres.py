@@ -14,7 +14,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from papermind.services.storage.backend import SharedLimits, StorageBackend
+from papermind.services.storage.backend import SharedLimits, StorageBackend, WorkQueue
 
 if TYPE_CHECKING:
     from papermind.db import SqlDatabase
@@ -56,6 +56,13 @@ def postgres_queue(url: str) -> JobQueue:
     return PostgresJobQueue(url)
 
 
+async def procrastinate_worker(service: Any, url: str, options: Any, *,
+                               reports: Any = None) -> None:
+    from papermind.services.worker import run_worker
+
+    await run_worker(service, url, options, reports=reports)
+
+
 def shared_limiters(url: str) -> Any:
     from papermind.llm.shared_limiter import shared_limiters as build
 
@@ -72,5 +79,6 @@ POSTGRES = StorageBackend(
     name="postgres", schemes=("postgresql", "postgres"),
     url_example="postgresql://user@host:port/database", database=open_postgres,
     job_store=postgres_jobs, checkpointer=postgres_checkpointer,
-    connection_url=with_keepalives, job_queue=postgres_queue,
+    connection_url=with_keepalives,
+    job_queue=WorkQueue(open=postgres_queue, work=procrastinate_worker),
     shared_limits=SharedLimits(factory=shared_limiters, close=close_shared_limiters))
