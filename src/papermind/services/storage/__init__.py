@@ -4,8 +4,15 @@ A ``StorageBackend`` says which URL schemes it accepts and builds each storage p
 them: the library database (with the backend's search stores), the job store, the workflow
 checkpointer, and what only a shared server has (a job queue for workers, LLM limits held
 across processes). ``BACKENDS`` is the registry; the container asks ``backend_for`` once
-and every storage property asks the backend it got. Adding a backend: a module (or
-folder) describing it, and one entry in ``BACKENDS``.
+and every storage property asks the backend it got.
+
+Adding a backend edits no existing file but this one (one entry in ``BACKENDS``): its own
+folder (``services/storage/<name>/``) holds its ``StorageBackend``, its ``SqlDatabase``
+handle with the tables of the portable components (as ``db.sqlite.schema`` lists them) and
+whichever ports it keeps differently (search stores, job store, queue...); nothing else asks
+which backend it is (``tests/services/test_storage_backends.py`` registers one that way).
+The two built in keep each part beside the port it implements: handles and schemas in
+``db/<name>/``, search stores in ``library``, jobs and checkpoints in ``services``.
 """
 
 from __future__ import annotations
