@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import re
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -105,3 +107,14 @@ def test_only_the_registry_names_a_backend() -> None:
              for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
              if branch.search(line)]
     assert found == []
+
+
+def test_opening_the_library_loads_no_search_stack(tmp_path: Path) -> None:
+    """`list` and `show` open the library: the search stores (numpy, the indexes) are
+    imported when search is first built, not when the backend opens the handle."""
+    code = ("import sys\nfrom papermind.services.storage import open_database\n"
+            f"open_database({'sqlite:///' + str(tmp_path / 'lib.sqlite3')!r})\n"
+            "print(sorted({'numpy', 'papermind.library.ports'} & set(sys.modules)))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, timeout=120).stdout
+    assert out.strip() == "[]"

@@ -24,9 +24,15 @@ if TYPE_CHECKING:
 
 def open_postgres(url: str) -> SqlDatabase:
     from papermind.db.postgres import PgDatabase
+
+    return PgDatabase(url, search_stores=postgres_search)
+
+
+def postgres_search(db: SqlDatabase, *, lexical_min_rows: int | None) -> Any:
+    """``library.pg_stores`` (imported when search is first built)."""
     from papermind.library.pg_stores import pg_search
 
-    return PgDatabase(url, search_stores=pg_search)
+    return pg_search(db, lexical_min_rows=lexical_min_rows)
 
 
 def with_keepalives(url: str, keepalive_s: int) -> str:

@@ -26,12 +26,19 @@ def open_sqlite(url: str) -> SqlDatabase:
     """``sqlite:///<path>`` (``sqlite:////abs/path`` for an absolute one)."""
     from papermind.db import Database
     from papermind.errors import ConfigError
-    from papermind.library.ports import embedded_search
 
     if not url.startswith(PREFIX):
         raise ConfigError(f"unsupported storage.url {url.split('://')[0]!r}",
                           hint=f"use {EXAMPLE}")
-    return Database(url[len(PREFIX):], search_stores=embedded_search)
+    return Database(url[len(PREFIX):], search_stores=sqlite_search)
+
+
+def sqlite_search(db: SqlDatabase, *, lexical_min_rows: int | None) -> Any:
+    """The library's own search stores (imported when search is first built: numpy and
+    the indexes stay out of `list` and `show`)."""
+    from papermind.library.ports import embedded_search
+
+    return embedded_search(db, lexical_min_rows=lexical_min_rows)
 
 
 def sqlite_jobs(url: str, db: Callable[[], SqlDatabase]) -> JobRecords:
