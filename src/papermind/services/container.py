@@ -243,19 +243,19 @@ class Container:
         from papermind.services.job_runners import workflow_runners
         from papermind.services.jobs import JobService
 
-        make_queue = self.storage_backend.job_queue
+        work_queue = self.storage_backend.job_queue
         if enqueue_only is None:
             runner = self.settings.jobs.runner
-            enqueue_only = runner == "queue" or (runner == "auto" and make_queue is not None)
+            enqueue_only = runner == "queue" or (runner == "auto" and work_queue is not None)
         queue = None
         if enqueue_only:
             from papermind.errors import ConfigError
 
-            if make_queue is None:
+            if work_queue is None:
                 raise ConfigError("jobs.runner 'queue' needs the library on PostgreSQL",
                                   hint="set storage.url (PAPERMIND_STORAGE__URL) to a "
                                        "postgresql:// URL, or jobs.runner to 'auto'")
-            queue = make_queue.open(self.storage_url)
+            queue = work_queue.open(self.storage_url)
         return JobService(self.job_store, runners or workflow_runners(self, gateway=gateway),
                           workers=self.settings.api.workers, queue=queue)
 
