@@ -39,7 +39,7 @@ sys.path[:0] = [str(ROOT / "src"), str(ROOT / "bench")]
 from ann_scale import clustered  # noqa: E402
 from latency_library import PER_PAPER, SECTIONS, questions, sentences  # noqa: E402
 
-from papermind.db import Database, SqlDatabase, open_database  # noqa: E402
+from papermind.db import Database, SqlDatabase  # noqa: E402
 from papermind.library.chunk_store import WORD  # noqa: E402
 from papermind.library.fulltext import POSTINGS_BUDGET  # noqa: E402
 from papermind.library.pg_postings import (  # noqa: E402
@@ -52,6 +52,7 @@ from papermind.library.pg_search import term_frequencies  # noqa: E402
 from papermind.library.query import analyse  # noqa: E402
 from papermind.library.search import SearchIndex, SearchOptions  # noqa: E402
 from papermind.library.vectors import VectorIndex  # noqa: E402
+from papermind.services.storage import open_database  # noqa: E402
 
 DIM = 384
 MODEL = "clustered-384"

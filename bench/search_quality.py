@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT / "src"))
 from qasper_gold import Gold, norm, qasper_gold  # noqa: E402
 
 from papermind.config import load_settings  # noqa: E402
-from papermind.db import Database, SqlDatabase, open_database  # noqa: E402
+from papermind.db import Database, SqlDatabase  # noqa: E402
 from papermind.domain import Line, Page, Paper, Paragraph, Section, SectionKind, Segment  # noqa: E402
 from papermind.library.chunking import count_tokens  # noqa: E402
 from papermind.library.fusion import FUSIONS  # noqa: E402
@@ -47,6 +47,7 @@ from papermind.library.rerank import Reranker  # noqa: E402
 from papermind.library.search import SearchIndex, SearchOptions  # noqa: E402
 from papermind.library.tantivy_index import TantivyFullText, index_folder  # noqa: E402
 from papermind.services.search import build_embedder, build_reranker  # noqa: E402
+from papermind.services.storage import open_database  # noqa: E402
 
 DATA = Path(os.environ.get("PAPERMIND_SHARED_DATA", ROOT.parent / "shared" / "data"))
 """The shared data folder (set PAPERMIND_SHARED_DATA when this checkout has no ../shared)."""

@@ -352,11 +352,6 @@ class Settings(BaseSettings):
         return self.storage.files.expanduser() if self.storage.files else self.home_dir / "files"
 
     @property
-    def on_postgres(self) -> bool:
-        """Whether the library (and jobs, queue, checkpoints, LLM limits) is on PostgreSQL."""
-        return self.storage_url.startswith(("postgresql://", "postgres://"))
-
-    @property
     def checkpoint_path(self) -> Path:
         """Workflow checkpoints live beside the library file, in their own SQLite file, so
         the async checkpointer never contends for the library's write lock."""

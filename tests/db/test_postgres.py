@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from papermind.db import open_database
 from papermind.db.postgres import PgDatabase, translate
 from papermind.errors import ConfigError
+from papermind.services.storage import open_database
 
 
 def test_placeholders_become_psycopg_ones_and_percent_signs_stay_literal() -> None:
@@ -36,15 +36,25 @@ def test_nested_transactions_are_savepoints_and_failures_roll_back(pg_url: str) 
     db.close()
 
 
-def test_migrations_apply_once_per_dialect(pg_url: str) -> None:
-    steps = {"sqlite": ["CREATE TABLE a (x INTEGER)"],
-             "postgres": ["CREATE TABLE a (x BIGINT)", "ALTER TABLE a ADD COLUMN y TEXT"]}
+def test_migrations_apply_once(pg_url: str) -> None:
+    steps = ["CREATE TABLE a (x BIGINT)", "ALTER TABLE a ADD COLUMN y TEXT"]
     assert PgDatabase(pg_url).migrate("demo", steps) == 2
     again = PgDatabase(pg_url)
     assert again.migrate("demo", steps) == 2 and again.version("demo") == 2
     assert again.has_tables(["a"]) and not again.has_tables(["a", "b"])
-    with pytest.raises(ValueError, match="SQLite migrations only"):
-        again.migrate("legacy", ["CREATE TABLE b (x INTEGER)"])
+    with pytest.raises(ValueError, match="no postgres migrations for the component 'legacy'"):
+        again.migrate("legacy")
+
+
+def test_the_portable_components_tables_come_from_the_backend_schema(pg_url: str) -> None:
+    from papermind.db.postgres.schema import MIGRATIONS
+    from papermind.db.sqlite.schema import MIGRATIONS as SQLITE
+
+    assert MIGRATIONS.keys() == SQLITE.keys(), "every portable component on both backends"
+    assert all(len(MIGRATIONS[c]) == len(SQLITE[c]) for c in SQLITE), "step N is the same change"
+    db = PgDatabase(pg_url)
+    assert db.migrate("papers") == 1 and db.migrate("labels") == 1
+    assert db.has_tables(["papers", "paper_labels"])
 
 
 def test_storage_urls_that_cannot_work_are_config_errors() -> None:

@@ -36,7 +36,7 @@ QUERIES = [
 
 @pytest.fixture
 def both(pg_url: str, tmp_path) -> Iterator[tuple[SearchIndex, SearchIndex]]:
-    from papermind.db import open_database
+    from papermind.services.storage import open_database
 
     sqlite, pg = Database(tmp_path / "lib.sqlite3"), open_database(pg_url)
     indexes = (SearchIndex(sqlite, None), SearchIndex(pg, None))
@@ -82,11 +82,11 @@ def test_tokenize_setting_is_the_sqlite_index_one(tmp_path) -> None:
 
 
 def test_postgres_migration_drops_lexemes_of_the_old_tokeniser(pg_url: str) -> None:
-    from papermind.db import open_database
     from papermind.library.pg_search import COMPONENT, PG_MIGRATIONS, PgChunkStore
+    from papermind.services.storage import open_database
 
     db = open_database(pg_url)
-    db.migrate(COMPONENT, {"postgres": PG_MIGRATIONS[:1]})  # a library of the first schema
+    db.migrate(COMPONENT, PG_MIGRATIONS[:1])  # a library of the first schema
     db.execute("INSERT INTO search_chunks(chunk_id, paper_id, kind, section_kind, section, text,"
                " anchors, content_hash, body_tf, body_len) VALUES ('c', 'p', 'content', 'other',"
                " '[]', 'tweets', '[]', 'h', '{\"tweet\": 1}', 1)")

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from papermind.db import open_database
 from papermind.library import pg_postings, pg_search
 from papermind.library.pg_search import PG_MIGRATIONS, PgChunkStore, term_frequencies
 from papermind.library.search import SearchIndex
+from papermind.services.storage import open_database
 from tests.library.search_fixtures import make_paper
 
 WORDS = ["offensive", "tweets", "annotators", "parser", "beam", "treebank", "attention", "transformer", "encoder", "decoder", "corpus", "labelled", "entity", "relation", "graph", "neural", "sparse", "dense", "retrieval"]
@@ -117,7 +117,7 @@ def test_a_filter_checked_on_the_best_candidates_first_ranks_as_the_exact_scan(p
 
 def test_migration_backfills_postings_of_stored_chunks(pg):
     before = PG_MIGRATIONS.index(pg_postings.MIGRATION)
-    pg.migrate("search", {"postgres": PG_MIGRATIONS[:before]})
+    pg.migrate("search", PG_MIGRATIONS[:before])
     pg.execute("INSERT INTO search_chunks(chunk_id, paper_id, kind, section_kind, section,"
                " text, anchors, content_hash, body_tf, body_len) VALUES ('c', 'p', 'content',"
                " 'method', '[]', 'beam search', '[]', 'h', ?::jsonb, ?)",

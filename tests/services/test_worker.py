@@ -54,7 +54,7 @@ def test_the_embedded_default_runs_jobs_in_process(tmp_path: Path) -> None:
     settings = settings_for(worker_env(tmp_path / "home", "", "http://127.0.0.1:9/v1"))
     with Container(settings.model_copy(update={"storage": settings.storage.model_copy(
             update={"url": None})})) as box:
-        assert not box.settings.on_postgres
+        assert box.storage_backend.name == "sqlite" and box.storage_backend.job_queue is None
         assert box.job_service(runners={"question": _never}).queue is None
 
 

@@ -15,7 +15,7 @@ can be had. Fixtures (registered by tests/conftest.py):
 - ``pg_url``: a fresh, empty database URL for one test;
 - ``storage_url``: parametrized ``sqlite`` / ``postgres``: a fresh library URL of each backend,
   for tests that must pass on both (``request.node.callspec.id`` tells which);
-- ``library_db``: that library opened (``papermind.db.open_database``), closed afterwards;
+- ``library_db``: that library opened (``papermind.services.storage.open_database``), closed afterwards;
 - ``both_backends``: runs a test once per backend through the environment: on the
   ``postgres`` run ``PAPERMIND_STORAGE__URL`` names a fresh database, so every container and
   app the test builds from settings uses it, with jobs in the app's process
@@ -35,7 +35,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from papermind.db import SqlDatabase, open_database
+from papermind.db import SqlDatabase
+from papermind.services.storage import open_database
 
 ENV_URL = "PAPERMIND_TEST_PG_URL"
 LOCAL_URL = "postgresql://postgres@127.0.0.1:5432/postgres"

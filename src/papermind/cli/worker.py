@@ -27,10 +27,12 @@ def worker(
     from papermind.errors import ConfigError
     from papermind.services.logs import configure_logging, wants_json_logs
     from papermind.services.loops import run_loop
-    from papermind.services.worker import WorkerOptions, run_worker, warm_up
+    from papermind.services.storage import backend_for
+    from papermind.services.worker import WorkerOptions, warm_up
 
     settings = state(ctx).settings
-    if not settings.on_postgres:
+    queue = backend_for(settings.storage_url).job_queue
+    if queue is None:
         raise ConfigError("workers need the library on PostgreSQL",
                           hint="set PAPERMIND_STORAGE__URL=postgresql://user@host:5432/db; "
                                "with the embedded library `papermind serve` runs the jobs")
@@ -45,7 +47,7 @@ def worker(
 
     async def work() -> None:
         await warm_up(box)
-        await run_worker(service, box.storage_url, options, reports=box.report_dir)
+        await queue.work(service, box.storage_url, options, reports=box.report_dir)
     run_loop(work())
 
 

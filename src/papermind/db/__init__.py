@@ -1,37 +1,19 @@
-"""The library database: one SQLite file, migrations per component.
+"""The SQL seam: the port every store is written against, and one folder per backend.
 
-Each component (papers, search, llm cache, jobs...) owns its tables and a list of
-migration scripts; ``Database.migrate(component, steps)`` applies the ones not yet applied,
-each in a transaction, and records the version in ``schema_migrations``.
+``SqlDatabase`` is what the stores of library, llm, scholar and services use; ``db.sqlite``
+(the embedded default) and ``db.postgres`` implement it, each with the tables of the
+portable components in its own ``schema`` module. Which backend a ``storage.url`` opens is
+decided once, by the storage registry of the composition root (``services.storage``).
 """
 
 from __future__ import annotations
 
-import logging
-import sqlite3
-import threading
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, Protocol
 
-log = logging.getLogger(__name__)
-
-DIALECT = "sqlite"
-Migrations = Sequence[str] | Mapping[str, Sequence[str]]
-"""A component's migration scripts: one list (SQLite only), or one list per dialect
-(``{"sqlite": [...], "postgres": [...]}``); step N of each list is the same change."""
-
-
-def steps_for(migrations: Migrations, dialect: str) -> Sequence[str]:
-    """The scripts of ``dialect`` (a plain list is SQLite's)."""
-    if isinstance(migrations, Mapping):
-        if dialect not in migrations:
-            raise ValueError(f"no {dialect} migrations for this component")
-        return migrations[dialect]
-    if dialect != DIALECT:
-        raise ValueError(f"this component has SQLite migrations only, not {dialect}")
-    return migrations
+__all__ = ["Database", "SqlDatabase"]
 
 
 class SqlDatabase(Protocol):
@@ -39,11 +21,13 @@ class SqlDatabase(Protocol):
 
     Statements use ``?`` placeholders and the SQL both engines share (``ON CONFLICT``,
     window functions, ``rowid`` as an explicit column on PostgreSQL); rows read by position
-    or by column name. Components that need engine-specific SQL branch on ``dialect``.
+    or by column name. What differs by engine is asked of the handle (``json_integer``,
+    ``migrate``'s schema, ``search_stores``), never branched on.
     """
 
     @property
-    def dialect(self) -> str: ...
+    def dialect(self) -> str:
+        """The backend's name (``sqlite``, ``postgres``): for messages and tests."""
 
     @property
     def path(self) -> Path | str | None:
@@ -53,6 +37,11 @@ class SqlDatabase(Protocol):
     def conn(self) -> Any:
         """The connection (``execute`` / ``executemany`` with ``?`` placeholders)."""
 
+    @property
+    def search_stores(self) -> Callable[..., Any] | None:
+        """The backend's own search stores (a ``library.ports.SearchStores``), given by the
+        backend that opened the handle; ``None``: the library's embedded ones (SQLite's)."""
+
     def transaction(self) -> AbstractContextManager[Any]: ...
 
     def execute(self, sql: str, params: Sequence[object] = ()) -> Any: ...
@@ -61,141 +50,14 @@ class SqlDatabase(Protocol):
 
     def has_tables(self, names: Sequence[str]) -> bool: ...
 
-    def migrate(self, component: str, steps: Migrations) -> int: ...
+    def json_integer(self, column: str, key: str) -> str:
+        """SQL reading the integer ``key`` of the JSON text in ``column``."""
+
+    def migrate(self, component: str, steps: Sequence[str] | None = None) -> int:
+        """Apply ``component``'s steps not applied yet: ``steps`` (a store that exists on
+        this backend only), else the backend's schema's; returns the new version."""
 
     def close(self) -> None: ...
 
 
-def open_database(url: str) -> SqlDatabase:
-    """The library database ``url`` names: ``sqlite:///<path>`` (``sqlite:////abs/path``
-    for an absolute one) or ``postgresql://...``. Only the composition root calls this."""
-    from papermind.errors import ConfigError
-
-    if url.startswith("sqlite:///"):
-        return Database(url[len("sqlite:///"):])
-    if url.startswith(("postgresql://", "postgres://")):
-        from papermind.db.postgres import PgDatabase
-
-        return PgDatabase(url)
-    raise ConfigError(f"unsupported storage.url {url.split('://')[0]!r}",
-                      hint="use sqlite:///<path> or postgresql://user@host:port/database")
-
-
-class Database:
-    """A thread-safe handle on the library's SQLite file (WAL mode)."""
-
-    dialect = DIALECT
-
-    def __init__(self, path: Path | str) -> None:
-        self.path = Path(path) if str(path) != ":memory:" else path
-        if isinstance(self.path, Path):
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.RLock()
-        self._depth = 0
-        self.conn = self._connect(str(path))
-        try:
-            self.conn.execute("PRAGMA journal_mode=WAL")
-        except sqlite3.OperationalError:
-            # WAL's shared-memory file cannot be made (a full disk): this process alone, with
-            # the index in its own memory, can still read the library (list, search)
-            log.warning("cannot open %s in shared WAL mode (a full disk?); opening it for "
-                        "this process alone", path)
-            self.conn.close()
-            self.conn = self._connect(str(path))
-            self.conn.execute("PRAGMA locking_mode=EXCLUSIVE")
-            self.conn.execute("PRAGMA journal_mode=WAL")
-        self.conn.execute("PRAGMA foreign_keys=ON")
-        self.conn.execute("PRAGMA synchronous=NORMAL")
-        self.conn.execute(
-            "CREATE TABLE IF NOT EXISTS schema_migrations ("
-            " component TEXT PRIMARY KEY, version INTEGER NOT NULL)")
-
-    @staticmethod
-    def _connect(path: str) -> sqlite3.Connection:
-        conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30.0)
-        conn.row_factory = sqlite3.Row
-        return conn
-
-    @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
-        """All-or-nothing block: commits on success, rolls back on any exception.
-
-        Nested blocks (same thread) become savepoints of the outer transaction, so a
-        component's writes can join a caller's unit of work (e.g. indexing a new paper).
-        """
-        with self._lock:
-            if self.conn.in_transaction:
-                yield from self._savepoint()
-                return
-            self.conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self.conn
-            except BaseException:
-                self.conn.execute("ROLLBACK")
-                raise
-            self.conn.execute("COMMIT")
-
-    def _savepoint(self) -> Iterator[sqlite3.Connection]:
-        self._depth += 1
-        name = f"sp{self._depth}"
-        self.conn.execute(f"SAVEPOINT {name}")
-        try:
-            yield self.conn
-        except BaseException:
-            self.conn.execute(f"ROLLBACK TO {name}")
-            self.conn.execute(f"RELEASE {name}")
-            raise
-        finally:
-            self._depth -= 1
-        self.conn.execute(f"RELEASE {name}")
-
-    def execute(self, sql: str, params: Sequence[object] | dict[str, object] = ()) -> sqlite3.Cursor:
-        with self._lock:
-            return self.conn.execute(sql, params)
-
-    def query(self, sql: str, params: Sequence[object] | dict[str, object] = ()) -> list[sqlite3.Row]:
-        with self._lock:
-            return self.conn.execute(sql, params).fetchall()
-
-    def version(self, component: str) -> int:
-        row = self.query("SELECT version FROM schema_migrations WHERE component = ?", (component,))
-        return int(row[0]["version"]) if row else 0
-
-    def has_tables(self, names: Sequence[str]) -> bool:
-        rows = self.query("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN"
-                          f" ({','.join('?' * len(names))})", list(names))
-        return int(rows[0][0]) == len(set(names))
-
-    def migrate(self, component: str, steps: Migrations) -> int:
-        """Apply ``steps[version:]`` for ``component``; returns the new version."""
-        steps = steps_for(steps, DIALECT)
-        with self._lock:
-            current = self.version(component)
-            for number, script in enumerate(steps[current:], start=current + 1):
-                with self.transaction() as conn:
-                    for statement in _split(script):
-                        conn.execute(statement)
-                    conn.execute(
-                        "INSERT INTO schema_migrations(component, version) VALUES (?, ?)"
-                        " ON CONFLICT(component) DO UPDATE SET version = excluded.version",
-                        (component, number))
-            return len(steps) if len(steps) > current else current
-
-    def close(self) -> None:
-        with self._lock:
-            self.conn.close()
-
-
-def _split(script: str) -> list[str]:
-    """Split a migration script into statements (complete per sqlite3.complete_statement)."""
-    statements: list[str] = []
-    buffer = ""
-    for line in script.splitlines(keepends=True):
-        buffer += line
-        if sqlite3.complete_statement(buffer):
-            if buffer.strip():
-                statements.append(buffer.strip())
-            buffer = ""
-    if buffer.strip():
-        statements.append(buffer.strip())
-    return statements
+from papermind.db.sqlite import Database  # noqa: E402  (the embedded default, used everywhere)

@@ -18,28 +18,6 @@ from papermind.db import SqlDatabase
 from papermind.domain.works import WorkMetadata
 
 COMPONENT = "catalog"
-MIGRATIONS = [
-    """
-    CREATE TABLE paper_works (
-        paper_id   TEXT PRIMARY KEY REFERENCES papers(id) ON DELETE CASCADE,
-        work_id    TEXT NOT NULL,
-        doi        TEXT,
-        arxiv      TEXT,
-        title_key  TEXT,
-        source     TEXT,
-        source_key TEXT,
-        metadata   TEXT NOT NULL
-    );
-    CREATE INDEX paper_works_work ON paper_works(work_id);
-    CREATE INDEX paper_works_doi ON paper_works(doi);
-    CREATE INDEX paper_works_arxiv ON paper_works(arxiv);
-    CREATE INDEX paper_works_title_key ON paper_works(title_key);
-    """,
-]
-PG_MIGRATIONS = [MIGRATIONS[0].replace(
-    "metadata   TEXT NOT NULL",
-    "metadata   TEXT NOT NULL,\n        rowid      BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE")]
-"""The same table; ``rowid`` (implicit in SQLite) keeps insertion order on PostgreSQL."""
 
 MIN_TITLE_KEY = 12
 """Titles shorter than this (letters and digits) are too generic to identify a work."""
@@ -77,7 +55,7 @@ class Catalog:
 
     def __init__(self, db: SqlDatabase) -> None:
         self.db = db
-        db.migrate(COMPONENT, {"sqlite": MIGRATIONS, "postgres": PG_MIGRATIONS})
+        db.migrate(COMPONENT)
 
     def record(self, paper_id: str, metadata: WorkMetadata, *, source: str | None = None,
                source_key: str | None = None) -> str | None:
@@ -155,10 +133,8 @@ class Catalog:
 
 
 _NEWEST = "COALESCE({year}, p.year, 0) DESC, p.added_at DESC"
-_METADATA_YEAR = {"sqlite": "json_extract(w.metadata, '$.year')",
-                  "postgres": "(w.metadata::jsonb ->> 'year')::integer"}
 
 
 def _newest(db: SqlDatabase) -> str:
     """ORDER BY of a work's versions, newest first (the JSON accessor differs by engine)."""
-    return _NEWEST.format(year=_METADATA_YEAR[db.dialect])
+    return _NEWEST.format(year=db.json_integer("w.metadata", "year"))

@@ -12,18 +12,6 @@ from datetime import UTC, datetime
 from papermind.db import SqlDatabase
 
 COMPONENT = "imports"
-MIGRATIONS = [
-    """
-    CREATE TABLE import_items (
-        source   TEXT NOT NULL,
-        origin   TEXT NOT NULL,
-        item_key TEXT NOT NULL,
-        paper_id TEXT NOT NULL,
-        done_at  TEXT NOT NULL,
-        PRIMARY KEY (source, origin, item_key)
-    );
-    """,
-]
 
 
 class ImportLog:
@@ -31,7 +19,7 @@ class ImportLog:
 
     def __init__(self, db: SqlDatabase) -> None:
         self.db = db
-        db.migrate(COMPONENT, {"sqlite": MIGRATIONS, "postgres": MIGRATIONS})
+        db.migrate(COMPONENT)
 
     def done(self, source: str, origin: str, item_key: str) -> str | None:
         """The paper an earlier import stored for this item, if it is still in the library."""

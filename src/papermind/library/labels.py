@@ -13,30 +13,6 @@ from typing import Any, Literal
 from papermind.db import SqlDatabase
 
 COMPONENT = "labels"
-MIGRATIONS = [
-    """
-    CREATE TABLE paper_labels (
-        paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
-        kind     TEXT NOT NULL CHECK (kind IN ('tag', 'collection')),
-        name     TEXT NOT NULL COLLATE NOCASE,
-        PRIMARY KEY (paper_id, kind, name)
-    );
-    CREATE INDEX paper_labels_name ON paper_labels(kind, name);
-    """,
-]
-PG_MIGRATIONS = [
-    """
-    CREATE TABLE paper_labels (
-        paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
-        kind     TEXT NOT NULL CHECK (kind IN ('tag', 'collection')),
-        name     TEXT NOT NULL
-    );
-    CREATE UNIQUE INDEX paper_labels_key ON paper_labels(paper_id, kind, lower(name));
-    CREATE INDEX paper_labels_name ON paper_labels(kind, lower(name));
-    """,
-]
-"""PostgreSQL has no NOCASE collation (and pgserver no ICU): names compare by ``lower()``,
-which is what SQLite's NOCASE does (ASCII case folding)."""
 
 LabelKind = Literal["tag", "collection"]
 
@@ -53,7 +29,7 @@ class LabelStore:
 
     def __init__(self, db: SqlDatabase) -> None:
         self.db = db
-        db.migrate(COMPONENT, {"sqlite": MIGRATIONS, "postgres": PG_MIGRATIONS})
+        db.migrate(COMPONENT)
 
     def add(self, paper_ids: Iterable[str], kind: LabelKind, names: Iterable[str]) -> int:
         """Label every paper with every name; the number of labels that were new."""

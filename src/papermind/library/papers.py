@@ -24,31 +24,6 @@ from papermind.errors import ConflictError, InputError, NotFoundError
 from papermind.library.file_store import FileStore, PendingRemoval, StagedFile
 
 COMPONENT = "papers"
-MIGRATIONS = [
-    """
-    CREATE TABLE papers (
-        id          TEXT PRIMARY KEY,
-        title       TEXT NOT NULL DEFAULT '',
-        authors     TEXT NOT NULL DEFAULT '[]',
-        year        INTEGER,
-        source_name TEXT NOT NULL DEFAULT '',
-        source_type TEXT NOT NULL,
-        pages       INTEGER NOT NULL DEFAULT 0,
-        file_name   TEXT NOT NULL,
-        size_bytes  INTEGER NOT NULL DEFAULT 0,
-        added_at    TEXT NOT NULL,
-        data        TEXT NOT NULL
-    );
-    CREATE INDEX papers_added_at ON papers(added_at);
-    CREATE INDEX papers_title ON papers(title);
-    CREATE INDEX papers_year ON papers(year);
-    """,
-]
-PG_MIGRATIONS = [MIGRATIONS[0].replace(
-    "size_bytes  INTEGER", "size_bytes  BIGINT").replace(
-    "data        TEXT NOT NULL",
-    "data        TEXT NOT NULL,\n        rowid       BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE")]
-"""The same table; ``rowid`` (implicit in SQLite) keeps insertion order on PostgreSQL."""
 _NO_LIMIT = 2**62
 
 AddStatus = Literal["added", "exists"]
@@ -115,7 +90,7 @@ class PaperRepository:
     def __init__(self, db: SqlDatabase, files_dir: Path) -> None:
         self.db = db
         self.files = FileStore(files_dir)
-        db.migrate(COMPONENT, {"sqlite": MIGRATIONS, "postgres": PG_MIGRATIONS})
+        db.migrate(COMPONENT)
         self.files.sweep_stale()
 
     def add(self, paper: Paper, data: bytes, *, on_stored: PaperHook | None = None) -> AddStatus:

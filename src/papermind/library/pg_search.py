@@ -115,7 +115,7 @@ class PgChunkStore(ChunkStore):
 
     def __init__(self, db: SqlDatabase) -> None:
         self.db = db
-        db.migrate(COMPONENT, {"postgres": PG_MIGRATIONS})
+        db.migrate(COMPONENT, PG_MIGRATIONS)
 
     def replace_paper(self, paper_id: str, chunks: Sequence[Chunk],
                       bodies: Sequence[str]) -> None:

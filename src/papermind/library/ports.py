@@ -1,15 +1,19 @@
 """The storage port: what services and search need from a library backend.
 
 One ``SqlDatabase`` (``papermind.db``: SQLite, the embedded default; ``papermind.db.postgres``:
-PostgreSQL + pgvector, for scale) is opened by the container from ``storage.url``; every
-store below is built on it, so one transaction spans them all ("nothing half-stored").
+PostgreSQL + pgvector, for scale) is opened by the storage backend ``storage.url`` names
+(``services.storage``); every store below is built on it, so one transaction spans them all
+("nothing half-stored"). The search stores are the backend's (``SearchStores``: given to
+the handle it opens), else the library's own embedded ones; nothing here asks which engine.
 
 =====================  =================================  ==================================
 port                   SQLite                             PostgreSQL
 =====================  =================================  ==================================
 ``PaperStore``         ``papers.PaperRepository`` (the same class; files content-addressed
                        on disk either way), ``catalog.Catalog``, ``labels.LabelStore``,
-                       ``import_log.ImportLog``: portable SQL, migrations per dialect
+                       ``import_log.ImportLog``: portable SQL, tables in each
+                       backend's ``db.<backend>.schema``
+``SearchStores``       ``ports.embedded_search``          ``pg_stores.pg_search``
 ``ChunkRows``          ``chunk_store.ChunkStore``         ``pg_search.PgChunkStore``
 ``LexicalIndex``       ``tantivy_index.TantivyFullText``  ``pg_search.PgFullText`` (tsvector)
                        (a tantivy file next to the
@@ -21,8 +25,8 @@ port                   SQLite                             PostgreSQL
 ``llm.cache.CacheStore``  ``llm.cache.ResponseCache`` (portable SQL)
 =====================  =================================  ==================================
 
-Jobs, job events and workflow checkpoints are the services' (``services.job_store`` and the
-checkpointers), on the same ``SqlDatabase``.
+Jobs, job events, the job queue, workflow checkpoints and shared LLM limits are built by
+the storage backend too (``services.storage``).
 """
 
 from __future__ import annotations
@@ -45,7 +49,7 @@ from papermind.library.tantivy_index import LEXICAL_MIN_ROWS, TantivyFullText
 from papermind.library.vectors import VectorIndex
 
 __all__ = ["ChunkRows", "DenseIndex", "EmbeddingStore", "LexicalIndex", "PaperStore",
-           "SearchBackend", "search_backend"]
+           "SearchBackend", "SearchStores", "embedded_search", "search_backend"]
 
 
 class ChunkRows(Protocol):
@@ -118,39 +122,51 @@ class DenseIndex(Protocol):
     def invalidate(self) -> None: ...
 
 
+class EmbeddingStores(Protocol):
+    def __call__(self, embedder: Embedder) -> EmbeddingStore: ...
+
+
+class DenseIndexes(Protocol):
+    def __call__(self, model: str, dim: int, *, ann_min_rows: int | None) -> DenseIndex: ...
+
+
 @dataclass(frozen=True)
 class SearchBackend:
-    """The search stores of one database."""
+    """The search stores of one database: its chunk rows and BM25, and how it keeps
+    embeddings and searches them for a model."""
 
     db: SqlDatabase
     chunks: ChunkRows
     fulltext: LexicalIndex
+    embeddings: EmbeddingStores
+    vectors: DenseIndexes
 
-    def embeddings(self, embedder: Embedder) -> EmbeddingStore:
-        if self.db.dialect == "postgres":
-            from papermind.library.pg_vectors import PgEmbeddingCache
 
-            return PgEmbeddingCache(self.db, embedder)
-        return EmbeddingCache(self.db, embedder)
+class SearchStores(Protocol):
+    """A backend's search stores on ``db`` (tables migrated on first use)."""
 
-    def vectors(self, model: str, dim: int, *, ann_min_rows: int | None) -> DenseIndex:
-        if self.db.dialect == "postgres":
-            from papermind.library.pg_vectors import PgVectorIndex
+    def __call__(self, db: SqlDatabase, *,
+                 lexical_min_rows: int | None = LEXICAL_MIN_ROWS) -> SearchBackend: ...
 
-            return PgVectorIndex(self.db, model, dim, ann_min_rows=ann_min_rows)
-        assert isinstance(self.chunks, ChunkStore)
-        return VectorIndex(self.db, self.chunks, model, dim, ann_min_rows=ann_min_rows)
+
+def embedded_search(db: SqlDatabase, *,
+                    lexical_min_rows: int | None = LEXICAL_MIN_ROWS) -> SearchBackend:
+    """The library's own stores, on SQLite: BM25 uses the tantivy index from
+    ``lexical_min_rows`` chunks (None: FTS5 only), dense search numpy + usearch files."""
+    store = ChunkStore(db)
+    fts = FullTextIndex(db, store)
+
+    def vectors(model: str, dim: int, *, ann_min_rows: int | None) -> DenseIndex:
+        return VectorIndex(db, store, model, dim, ann_min_rows=ann_min_rows)
+
+    return SearchBackend(db, store, TantivyFullText(db, store, fts, min_rows=lexical_min_rows),
+                         embeddings=lambda embedder: EmbeddingCache(db, embedder),
+                         vectors=vectors)
 
 
 def search_backend(db: SqlDatabase, *,
                    lexical_min_rows: int | None = LEXICAL_MIN_ROWS) -> SearchBackend:
-    """The search stores that match ``db``'s engine (tables migrated on first use); on
-    SQLite, BM25 uses the tantivy index from ``lexical_min_rows`` chunks (None: FTS5 only)."""
-    if db.dialect == "postgres":
-        from papermind.library.pg_search import PgChunkStore, PgFullText
-
-        pg_store = PgChunkStore(db)
-        return SearchBackend(db, pg_store, PgFullText(db, pg_store))
-    store = ChunkStore(db)
-    fts = FullTextIndex(db, store)
-    return SearchBackend(db, store, TantivyFullText(db, store, fts, min_rows=lexical_min_rows))
+    """The search stores of ``db``'s backend: the ones the backend gave its handle
+    (``SqlDatabase.search_stores``), else the library's own (``embedded_search``)."""
+    stores: SearchStores = db.search_stores or embedded_search
+    return stores(db, lexical_min_rows=lexical_min_rows)

@@ -18,21 +18,6 @@ from langchain_core.messages import BaseMessage
 
 from papermind.db import SqlDatabase
 
-MIGRATIONS = [
-    """
-    CREATE TABLE llm_cache (
-        key TEXT PRIMARY KEY,
-        endpoint TEXT NOT NULL,
-        model TEXT NOT NULL,
-        payload TEXT NOT NULL,
-        tokens_in INTEGER NOT NULL,
-        tokens_out INTEGER NOT NULL,
-        created_at REAL NOT NULL
-    );
-    """,
-]
-PG_MIGRATIONS = [MIGRATIONS[0].replace("REAL", "DOUBLE PRECISION")]
-
 
 @dataclass(frozen=True)
 class CachedAnswer:
@@ -73,7 +58,7 @@ class ResponseCache:
 
     def __init__(self, db: SqlDatabase) -> None:
         self.db = db
-        db.migrate("llm_cache", {"sqlite": MIGRATIONS, "postgres": PG_MIGRATIONS})
+        db.migrate("llm_cache")
 
     def get(self, key: str) -> CachedAnswer | None:
         rows = self.db.query(

@@ -13,30 +13,6 @@ from papermind.db import SqlDatabase
 from papermind.llm.usage import CallRecord
 
 COMPONENT = "llm_calls"
-MIGRATIONS = [
-    """
-    CREATE TABLE llm_calls (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        job_id TEXT NOT NULL,
-        at REAL NOT NULL,
-        role TEXT NOT NULL,
-        node TEXT,
-        endpoint TEXT NOT NULL,
-        model TEXT NOT NULL,
-        tokens_in INTEGER NOT NULL,
-        tokens_out INTEGER NOT NULL,
-        cost_usd REAL NOT NULL,
-        cached INTEGER NOT NULL,
-        attempts INTEGER NOT NULL,
-        latency_s REAL NOT NULL,
-        ok INTEGER NOT NULL
-    );
-    CREATE INDEX llm_calls_by_job ON llm_calls(job_id, id);
-    """,
-]
-PG_MIGRATIONS = [MIGRATIONS[0].replace("INTEGER PRIMARY KEY AUTOINCREMENT",
-                                       "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY")
-                 .replace("REAL", "DOUBLE PRECISION")]
 
 
 class CallStore:
@@ -44,7 +20,7 @@ class CallStore:
 
     def __init__(self, db: SqlDatabase) -> None:
         self.db = db
-        db.migrate(COMPONENT, {"sqlite": MIGRATIONS, "postgres": PG_MIGRATIONS})
+        db.migrate(COMPONENT)
 
     def add(self, record: CallRecord) -> None:
         if record.job_id is None:

@@ -18,19 +18,6 @@ from typing import Protocol
 from papermind.db import SqlDatabase
 
 COMPONENT = "scholar_cache"
-MIGRATIONS = [
-    """
-    CREATE TABLE scholar_cache (
-        key TEXT PRIMARY KEY,
-        source TEXT NOT NULL,
-        request TEXT NOT NULL,
-        status INTEGER NOT NULL,
-        body TEXT NOT NULL,
-        created_at REAL NOT NULL
-    );
-    """,
-]
-PG_MIGRATIONS = [MIGRATIONS[0].replace("REAL", "DOUBLE PRECISION")]
 
 
 @dataclass(frozen=True)
@@ -60,7 +47,7 @@ class ScholarCache:
 
     def __init__(self, db: SqlDatabase) -> None:
         self.db = db
-        db.migrate(COMPONENT, {"sqlite": MIGRATIONS, "postgres": PG_MIGRATIONS})
+        db.migrate(COMPONENT)
 
     def get(self, key: str) -> CachedResponse | None:
         rows = self.db.query("SELECT status, body FROM scholar_cache WHERE key = ?", (key,))

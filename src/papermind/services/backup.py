@@ -84,7 +84,9 @@ def restore(settings: Settings, src: Path, *, force: bool = False) -> BackupSumm
 
 
 def _embedded_only(settings: Settings) -> None:
-    if settings.on_postgres:
+    from papermind.services.storage import backend_for
+
+    if not backend_for(settings.storage_url).file_backup:
         raise ConfigError("backup and restore copy the embedded SQLite library",
                           hint="back up PostgreSQL with pg_dump and the files folder "
                                "(storage.files) with your usual tools; see README")

@@ -2,11 +2,11 @@
 
 Interfaces create one Container per process (CLI invocation, API app) and ask it for
 services; everything is built lazily, once. To plug in a new component, add a cached
-property here and pass it to the services that need it. Swapping a backend (another
-checkpoint store, job store or library database) means changing the one property or
-method that builds it here. The use cases never see the container: each declares the parts
-it needs as a Protocol (``reading.ReadingParts``, ``review.ReviewParts``, ``qa.QAHost``),
-which the container satisfies and passes (checked by mypy at ``job_service``).
+property here and pass it to the services that need it. Storage (library database, job
+store, job queue, checkpointer, shared LLM limits) comes from the storage backend that
+``storage.url`` names (``services.storage``). The use cases never see the container: each
+declares the parts it needs as a Protocol (``reading.ReadingParts``, ``review.ReviewParts``,
+``qa.QAHost``), which the container satisfies and passes (checked by mypy at ``job_service``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from papermind.config import Settings
-from papermind.db import SqlDatabase, open_database
+from papermind.db import SqlDatabase
 from papermind.domain import Paper
 from papermind.library.papers import PaperRecord, PaperRepository
 from papermind.services.library import FileParser, Indexer, LibraryService
@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from papermind.services.page_text import PageText
     from papermind.services.references import ReferenceService
     from papermind.services.search import SearchService
+    from papermind.services.storage import StorageBackend
 
 
 class Container:
@@ -55,19 +56,23 @@ class Container:
         self.settings = settings
 
     @cached_property
+    def storage_backend(self) -> StorageBackend:
+        """The storage backend ``storage.url`` names (the registry: ``services.storage``)."""
+        from papermind.services.storage import backend_for
+
+        return backend_for(self.settings.storage_url)
+
+    @cached_property
     def storage_url(self) -> str:
         """``storage.url`` as every connection opens it (on PostgreSQL with TCP keepalives)."""
-        from papermind.db.postgres import with_keepalives
-
-        url = self.settings.storage_url
-        return with_keepalives(url, self.settings.storage.keepalive_s) \
-            if self.settings.on_postgres else url
+        return self.storage_backend.connection_url(self.settings.storage_url,
+                                                   self.settings.storage.keepalive_s)
 
     @cached_property
     def db(self) -> SqlDatabase:
         """The library database ``storage.url`` names: by default the SQLite file under the
         home folder (created on first use), else PostgreSQL. The one place that opens it."""
-        return open_database(self.storage_url)
+        return self.storage_backend.database(self.storage_url)
 
     @cached_property
     def papers(self) -> PaperRepository:
@@ -122,11 +127,8 @@ class Container:
         """The process's model gateway; its response cache lives in the library file."""
         from papermind.llm import build_gateway
 
-        limiters = None
-        if self.settings.on_postgres:  # one rate-limited key, many workers: shared limits
-            from papermind.llm.shared_limiter import shared_limiters
-
-            limiters = shared_limiters(self.storage_url)
+        shared = self.storage_backend.shared_limits  # one rate-limited key, many workers
+        limiters = shared.factory(self.storage_url) if shared is not None else None
         return build_gateway(self.settings.llm, db=self.db, limiter_factory=limiters)
 
     @cached_property
@@ -204,26 +206,14 @@ class Container:
     async def checkpointer(self) -> AsyncIterator[BaseCheckpointSaver[Any]]:
         """The durable checkpointer every workflow run uses (thread id = job id).
 
-        The only place that opens one: the SQLite file ``settings.checkpoint_path`` (the
-        library file by default), or LangGraph's Postgres checkpointer when the library is
-        on PostgreSQL (so any worker resumes any job); a serializer that loads our own
+        The only place that opens one: the storage backend's (the SQLite file
+        ``settings.checkpoint_path`` beside the library, or LangGraph's Postgres
+        checkpointer, so any worker resumes any job); a serializer that loads our own
         models only.
         """
-        if self.settings.on_postgres:
-            from papermind.services.checkpoints import postgres_checkpointer
-
-            async with postgres_checkpointer(self.storage_url) as saver:
-                yield saver
-            return
-        import aiosqlite
-        from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
-
-        from papermind.services.checkpoints import serializer
-
-        path = self.settings.checkpoint_path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        async with aiosqlite.connect(str(path)) as conn:
-            yield AsyncSqliteSaver(conn, serde=serializer())
+        async with self.storage_backend.checkpointer(
+                self.storage_url, self.settings.checkpoint_path) as saver:
+            yield saver
 
     def report_dir(self, job_id: str) -> Path:
         """Where a job's report files go by default: ``<home>/reports/<job id>/``
@@ -246,37 +236,31 @@ class Container:
     def job_store(self) -> JobRecords:
         """Job records and events: in the library file, or on the PostgreSQL server that
         the API and every worker share."""
-        if self.settings.on_postgres:
-            from papermind.services.job_store_pg import PostgresJobStore
-
-            return PostgresJobStore(self.storage_url)
-        from papermind.services.job_store import JobStore
-
-        return JobStore(self.db)
+        return self.storage_backend.job_store(self.storage_url, lambda: self.db)
 
     def job_service(self, runners: dict[Any, JobRunner] | None = None,
                     gateway: Any = None, *, enqueue_only: bool | None = None) -> JobService:
         """Jobs over ``job_store`` running the workflow table's rows (or ``runners``).
 
-        On PostgreSQL (``jobs.runner`` auto / queue) the service only enqueues, for
-        `papermind worker`; ``enqueue_only=False`` makes one that runs jobs (a worker's)."""
+        With a backend that has a job queue (PostgreSQL; ``jobs.runner`` auto / queue) the
+        service only enqueues, for `papermind worker`; ``enqueue_only=False`` makes one that
+        runs jobs (a worker's)."""
         from papermind.services.job_runners import workflow_runners
         from papermind.services.jobs import JobService
 
+        work_queue = self.storage_backend.job_queue
         if enqueue_only is None:
             runner = self.settings.jobs.runner
-            enqueue_only = runner == "queue" or (runner == "auto" and self.settings.on_postgres)
+            enqueue_only = runner == "queue" or (runner == "auto" and work_queue is not None)
         queue = None
         if enqueue_only:
             from papermind.errors import ConfigError
-            from papermind.services.job_queue import PostgresJobQueue
 
-            if not self.settings.on_postgres:
+            if work_queue is None:
                 raise ConfigError("jobs.runner 'queue' needs the library on PostgreSQL",
                                   hint="set storage.url (PAPERMIND_STORAGE__URL) to a "
                                        "postgresql:// URL, or jobs.runner to 'auto'")
-
-            queue = PostgresJobQueue(self.storage_url)
+            queue = work_queue.open(self.storage_url)
         return JobService(self.job_store, runners or workflow_runners(self, gateway=gateway),
                           workers=self.settings.api.workers, queue=queue)
 
@@ -288,10 +272,9 @@ class Container:
         """Close the connection pools the running event loop holds for the model gateway
         (the shared LLM limiters, on PostgreSQL). Call before the loop ends: one left open
         can keep ``asyncio.run`` from returning (``llm.shared_limiter``)."""
-        if "gateway" in self.__dict__ and self.settings.on_postgres:
-            from papermind.llm.shared_limiter import close_shared_limiters
-
-            await close_shared_limiters()
+        shared = self.storage_backend.shared_limits
+        if "gateway" in self.__dict__ and shared is not None:
+            await shared.close()
 
     def close(self) -> None:
         """Close the database and forget everything built; later use builds afresh."""

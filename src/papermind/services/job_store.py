@@ -86,7 +86,7 @@ class JobStore:
 
     def __init__(self, db: SqlDatabase) -> None:
         self.db = db
-        db.migrate("jobs", {"sqlite": MIGRATIONS})  # PostgreSQL: job_store_pg.PostgresJobStore
+        db.migrate("jobs", MIGRATIONS)  # PostgreSQL: job_store_pg.PostgresJobStore
 
     def create_or_get_active(self, job_id: str, request: JobRequest) -> tuple[Job, bool]:
         """A new queued job, or the unfinished job with the same request (created=False)."""

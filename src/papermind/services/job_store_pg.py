@@ -14,15 +14,36 @@ from typing import Any
 
 from papermind.domain.job import FINISHED, Job, JobEvent, JobRequest, JobStatus
 from papermind.errors import ConfigError, NotFoundError
-from papermind.services.job_store import MIGRATIONS as SQLITE_MIGRATIONS
 from papermind.services.job_store import job_from_row, request_key
 
 MIGRATION_LOCK = 0x7061706572  # the library's schema lock (pgdb): one schema change at a time
 MIGRATIONS = [
-    SQLITE_MIGRATIONS[0].replace("REAL", "DOUBLE PRECISION").replace(
-        "CREATE INDEX jobs_by_key ON jobs(request_key, status);",
-        "CREATE INDEX jobs_by_key ON jobs(request_key, status);\n"
-        "    CREATE INDEX jobs_by_created ON jobs(created_at);"),
+    """
+    CREATE TABLE jobs (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        request TEXT NOT NULL,
+        request_key TEXT NOT NULL,
+        status TEXT NOT NULL,
+        error TEXT,
+        created_at DOUBLE PRECISION NOT NULL,
+        started_at DOUBLE PRECISION,
+        finished_at DOUBLE PRECISION,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        usage TEXT NOT NULL DEFAULT '{}'
+    );
+    CREATE INDEX jobs_by_key ON jobs(request_key, status);
+    CREATE INDEX jobs_by_created ON jobs(created_at);
+    CREATE TABLE job_events (
+        job_id TEXT NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        at DOUBLE PRECISION NOT NULL,
+        kind TEXT NOT NULL,
+        node TEXT,
+        data TEXT NOT NULL DEFAULT '{}',
+        PRIMARY KEY (job_id, seq)
+    );
+    """,
     """
     CREATE TABLE job_files (
         job_id TEXT NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,

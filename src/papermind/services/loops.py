@@ -10,14 +10,17 @@ T = TypeVar("T")
 
 
 def run_loop(work: Coroutine[Any, Any, T]) -> T:
-    """``asyncio.run(work)``, closing the loop's shared LLM limiter pools before it ends: one
-    left reconnecting kept ``asyncio.run`` from ever returning (``llm.shared_limiter``)."""
-    from papermind.llm.shared_limiter import close_shared_limiters
+    """``asyncio.run(work)``, closing the loop's shared LLM limiter pools (of every storage
+    backend that has them) before it ends: one left reconnecting kept ``asyncio.run`` from
+    ever returning (``llm.shared_limiter``)."""
+    from papermind.services.storage import BACKENDS
 
     async def main() -> T:
         try:
             return await work
         finally:
-            await close_shared_limiters()
+            for backend in BACKENDS.values():
+                if backend.shared_limits is not None:
+                    await backend.shared_limits.close()
 
     return asyncio.run(main())

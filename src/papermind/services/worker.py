@@ -29,7 +29,7 @@ from papermind.services.job_queue import QUEUE, TASK, ensure_schema, procrastina
 from papermind.services.jobs import JobService
 
 if TYPE_CHECKING:
-    from papermind.services.container import Container
+    from papermind.services.workflow_runs import RunParts
 
 log = logging.getLogger("papermind.worker")
 JOB_LOCK = 0x6A6F62  # "job": advisory lock class of running jobs (int4, hashtext(job id))
@@ -95,7 +95,7 @@ async def run_worker(service: JobService, url: str, options: WorkerOptions, *,
             await asyncio.gather(sweeper, return_exceptions=True)
 
 
-async def warm_up(container: Container) -> None:
+async def warm_up(container: RunParts) -> None:
     """Load what a first job would (the use cases, their graphs compiled, the model gateway,
     the checkpoint tables) before the worker registers for jobs, so a new worker's first job
     takes as long as the rest: cold, it took 9 s against 1.9 s (bench/scale_workers.py)."""

@@ -16,33 +16,6 @@ from papermind.db import SqlDatabase
 from papermind.errors import NotFoundError
 
 COMPONENT = "eval_runs"
-MIGRATIONS = [
-    """
-    CREATE TABLE eval_runs (
-        id         TEXT PRIMARY KEY,
-        kind       TEXT NOT NULL,
-        created_at TEXT NOT NULL,
-        status     TEXT NOT NULL,
-        settings   TEXT NOT NULL,
-        summary    TEXT NOT NULL DEFAULT '{}'
-    );
-    CREATE TABLE eval_items (
-        run_id     TEXT NOT NULL REFERENCES eval_runs(id) ON DELETE CASCADE,
-        item_id    TEXT NOT NULL,
-        seq        INTEGER NOT NULL,
-        result     TEXT NOT NULL,
-        tokens     INTEGER NOT NULL DEFAULT 0,
-        cost_usd   REAL NOT NULL DEFAULT 0,
-        seconds    REAL NOT NULL DEFAULT 0,
-        done_at    TEXT NOT NULL,
-        PRIMARY KEY (run_id, item_id)
-    );
-    """,
-]
-PG_MIGRATIONS = [MIGRATIONS[0].replace("REAL", "DOUBLE PRECISION").replace(
-    "summary    TEXT NOT NULL DEFAULT '{}'",
-    "summary    TEXT NOT NULL DEFAULT '{}',\n        rowid      BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE")]
-"""The same tables; ``rowid`` (implicit in SQLite) keeps creation order on PostgreSQL."""
 
 
 @dataclass(frozen=True)
@@ -69,7 +42,7 @@ class EvalRunStore:
 
     def __init__(self, db: SqlDatabase) -> None:
         self.db = db
-        db.migrate(COMPONENT, {"sqlite": MIGRATIONS, "postgres": PG_MIGRATIONS})
+        db.migrate(COMPONENT)
 
     def create(self, run_id: str, kind: str, settings: dict[str, Any]) -> EvalRun:
         now = datetime.now(UTC).isoformat(timespec="seconds")

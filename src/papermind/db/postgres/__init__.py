@@ -4,7 +4,8 @@ One connection per process, guarded by a lock, like the SQLite handle: ``transac
 all-or-nothing and nests as savepoints, so a component's writes join a caller's unit of work
 (a paper's row, its chunks and its catalog entry commit together or not at all). Statements
 are written once for both engines with ``?`` placeholders; they become ``%s`` here.
-Migrations run under an advisory lock, so processes starting at once apply each step once.
+Migrations (``db.postgres.schema``) run under an advisory lock, so processes starting at
+once apply each step once.
 Needs the ``postgres`` extra (psycopg 3, pgvector).
 """
 
@@ -12,12 +13,13 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
-from papermind.db import Migrations, steps_for
+from papermind.db.migrations import steps_of
+from papermind.db.postgres.schema import MIGRATIONS
 from papermind.errors import ConfigError
 
 DIALECT = "postgres"
@@ -96,7 +98,8 @@ class PgDatabase:
     dialect = DIALECT
     path = None  # no file: nothing (e.g. an ANN sidecar) is kept beside it
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, search_stores: Callable[..., Any] | None = None) -> None:
+        self.search_stores = search_stores
         try:
             import psycopg
         except ImportError as error:
@@ -158,9 +161,13 @@ class PgDatabase:
         row = self.query("SELECT version FROM schema_migrations WHERE component = ?", (component,))
         return int(row[0]["version"]) if row else 0
 
-    def migrate(self, component: str, steps: Migrations | Mapping[str, Sequence[str]]) -> int:
-        """Apply the component's PostgreSQL steps not applied yet; returns the new version."""
-        scripts = steps_for(steps, DIALECT)
+    def json_integer(self, column: str, key: str) -> str:
+        return f"({column}::jsonb ->> '{key}')::integer"
+
+    def migrate(self, component: str, steps: Sequence[str] | None = None) -> int:
+        """Apply the component's steps not applied yet (``steps``, else the schema's);
+        returns the new version."""
+        scripts = steps_of(MIGRATIONS, DIALECT, component, steps)
         with self._lock, self.conn.raw.transaction():
             self.conn.raw.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
             current = self.version(component)
