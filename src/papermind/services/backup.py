@@ -7,7 +7,7 @@ before the database row that names them is committed, so every file the snapshot
 exists by the time the files are copied; files added after the snapshot are left out (the
 snapshot does not know them). Caches (page images, models) are not copied: they rebuild.
 Restoring copies the same back into an empty home (or, with ``force``, over an existing one
-that no server is using). PostgreSQL libraries are backed up with ``pg_dump`` (README).
+that no server is using). PostgreSQL libraries are backed up with ``pg_dump`` (docs/operations.md).
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ def _embedded_only(settings: Settings) -> None:
     if not backend_for(settings.storage_url).file_backup:
         raise ConfigError("backup and restore copy the embedded SQLite library",
                           hint="back up PostgreSQL with pg_dump and the files folder "
-                               "(storage.files) with your usual tools; see README")
+                               "(storage.files) with your usual tools; see docs/operations.md")
 
 
 def _snapshot(source: Path, target: Path) -> None:

@@ -10,7 +10,7 @@ written by ``report_files.write_reports`` to ``report_folder``.
 Invalid model output: the gateway re-asks with the validation error; when a model still
 gives no valid output, the workflow records a warning in its report (the step falls back
 to nothing, or to a deterministic answer) and the run continues. The job never fails on
-it, and never invents content to fill the gap (see README, "Invalid model output").
+it, and never invents content to fill the gap (see docs/guide/models.md, "Invalid model output").
 """
 
 from __future__ import annotations

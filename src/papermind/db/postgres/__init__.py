@@ -133,7 +133,7 @@ class PgDatabase:
         except psycopg.errors.UndefinedFile as error:
             raise ConfigError("the PostgreSQL server has no pgvector extension",
                               hint="install pgvector (https://github.com/pgvector/pgvector) "
-                                   "or use pgserver; see the README's 'Scale out'") from error
+                                   "or use pgserver; see docs/scale-out.md") from error
         from pgvector.psycopg import register_vector
 
         register_vector(raw)
