@@ -81,7 +81,7 @@ def test_the_calling_process_stays_at_its_own_memory(bombs: dict[str, Path]) -> 
 
 def test_a_worker_killed_mid_parse_refuses_that_file_and_the_next_one_parses(
         tmp_path: Path) -> None:
-    pdf = pages_pdf(tmp_path / "paper.pdf", pages=60)
+    pdf = pages_pdf(tmp_path / "paper.pdf", pages=400)  # a parse of ~2 CPU s: still running at the kill
     assert isinstance(pdf, Path)
     sandbox = ParseSandbox(Limits(memory_mb=2048, cpu_s=60, timeout_s=120))
     try:
@@ -92,7 +92,7 @@ def test_a_worker_killed_mid_parse_refuses_that_file_and_the_next_one_parses(
         with pytest.raises(IngestError, match=r"b\.pdf could not be read: the parser crashed "
                                               r"\(SIGKILL\)"):
             sandbox.parse(pdf.read_bytes(), "b.pdf", IngestSettings())
-        assert len(sandbox.parse(pdf.read_bytes(), "c.pdf", IngestSettings()).pages) == 60
+        assert len(sandbox.parse(pdf.read_bytes(), "c.pdf", IngestSettings()).pages) == 400
     finally:
         sandbox.close()
 
@@ -131,7 +131,7 @@ def test_upload_of_a_bomb_is_refused_and_the_server_goes_on(
 
 
 def test_the_cpu_limit_refuses_a_parse_that_uses_too_much(tmp_path: Path) -> None:
-    pdf = pages_pdf(tmp_path / "long.pdf", pages=200)  # several CPU seconds to lay out
+    pdf = pages_pdf(tmp_path / "long.pdf", pages=480)  # ~3 CPU s to lay out (max_pages is 500): over 1 + 1
     assert isinstance(pdf, Path)
     sandbox = ParseSandbox(Limits(memory_mb=2048, cpu_s=1, timeout_s=120))
     try:
