@@ -9,12 +9,13 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage
 
-from papermind.domain import Paper
+from papermind.domain import Anchor, Paper
 from papermind.grounding import GroundingEngine
 from papermind.llm.testing import fake_gateway
 from papermind.services.checkpoints import memory_checkpointer
 from papermind.services.runner import RunResult, run_graph
 from papermind.workflows.deep_reading import ReadingContext, build_graph
+from papermind.workflows.deep_reading.questions import Source, screen
 from papermind.workflows.deep_reading.render import to_markdown
 from papermind.workflows.deep_reading.report import assemble_report
 from tests.support.reading_script import Papers
@@ -142,3 +143,19 @@ def test_report_json_round_trips_explanations(paper: Paper) -> None:
     again = from_json(json.loads(json.dumps(to_json(report))))
     assert again.points[0].explanation == "It proposes X."
     assert again.points[0].source == "extracted"
+
+
+def test_a_question_that_shares_only_generic_words_is_generic() -> None:
+    anchor = Anchor(paper_id="p", page=3, line_start=77, line_end=80)
+    items = [Source("L1", "limitation", "a limitation the paper states",
+                    "A limitation of our study is that every question comes from one "
+                    "collection of machine learning papers.", (anchor,)),
+             Source("R1", "result", "a result point of the paper",
+                    "Question answering over long papers improves by 4 points.", (anchor,))]
+    drafts = [("What is the main limitation of the text?", ["L1"], ""),
+              ("What does the paper do not answer?", ["R1"], ""),
+              ("Would papers from another field than machine learning change the finding?",
+               ["L1"], "")]
+    kept, dropped = screen(drafts, items, known=set(), limit=4)
+    assert [q.text for q in kept] == [drafts[2][0]]
+    assert all("generic question" in d.reason for d in dropped) and len(dropped) == 2

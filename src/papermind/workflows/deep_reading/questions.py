@@ -31,6 +31,12 @@ WRITER = PromptTemplate.load(Path(__file__).parent / "prompts" / "question_write
                              {"source", "what"})
 SAME = 0.75
 """Similarity above which a question repeats an earlier one."""
+GENERIC = frozenset(content_keys(
+    "main key central limitation limitations weakness paper text work study method approach "
+    "result results finding answer answers question problem authors proposed contribution "
+    "future assumption assumptions idea novel important significant"))
+"""Words that fit a question about any paper: sharing only these with what a question builds
+on does not make it about that ("What is the main limitation of the text?")."""
 
 
 @dataclass(frozen=True)
@@ -128,8 +134,8 @@ def _problem(text: str, ids: list[str], by_id: dict[str, Source], known: set[str
     if looks_like_junk(text) or repeats(text) or "?" not in text:
         return "not a well-formed question"
     base = " ".join(by_id[i].text for i in ids)
-    if not set(content_keys(text)) & set(content_keys(base)):
-        return "not about what it builds on (no shared words): a generic question"
+    if not (set(content_keys(text)) & set(content_keys(base))) - GENERIC:
+        return "not about what it builds on (no shared words but generic ones): a generic question"
     if extra := [n for n in numbers_in(text) if n not in numbers_in(base)]:
         return f"states {', '.join(extra)}, which what it builds on does not"
     if any(SequenceMatcher(None, fold(text), fold(q.text)).ratio() > SAME for q in kept):
