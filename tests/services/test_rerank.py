@@ -4,6 +4,7 @@ no call on the bundled model; and in cited QA, on the job's gateway."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -158,3 +159,16 @@ async def test_cited_qa_reranks_on_the_jobs_gateway_and_reports_the_tokens() -> 
     assert report.models["reranker"] == "scripted"
     assert any(s.node == "rerank" and "by reranker scripted" in s.summary
                for s in report.history)
+
+
+async def test_concurrent_rerankings_each_report_only_their_own_tokens(tmp_path: Path) -> None:
+    with MockOpenAIServer(responder=prefer_later, latency_s=0.3) as server:
+        reranker = service(server, tmp_path).reranker
+        assert reranker is not None
+        first, second = await asyncio.gather(
+            reranker.areranking("which dataset is used?", fusion_hits(), 5),
+            reranker.areranking("how large is the model that was trained?", fusion_hits(), 5))
+        assert server.peak_in_flight == 2  # the two calls overlapped
+    records = reranker.gateway.usage.records
+    assert len(records) == 2 and records[0].tokens_in != records[1].tokens_in
+    assert sorted([first.tokens_in, second.tokens_in]) == sorted(r.tokens_in for r in records)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import asdict, dataclass
 from typing import Protocol
 
@@ -70,6 +72,22 @@ class RecordStore(Protocol):
     def records(self, job_id: str) -> list[CallRecord]: ...
 
 
+_CAPTURED: ContextVar[list[CallRecord] | None] = ContextVar("papermind_captured_calls",
+                                                           default=None)
+
+
+@contextmanager
+def captured_calls() -> Iterator[list[CallRecord]]:
+    """The records of the calls made in this context (this task and the tasks it starts),
+    whatever other tasks or threads record on the same ledger meanwhile."""
+    records: list[CallRecord] = []
+    token = _CAPTURED.set(records)
+    try:
+        yield records
+    finally:
+        _CAPTURED.reset(token)
+
+
 class UsageLedger:
     """Every call's record; a bound gateway sees a view restricted to its job.
 
@@ -90,6 +108,8 @@ class UsageLedger:
             self._records.append(record)
             if self.store is not None:
                 self.store.add(record)
+        if (captured := _CAPTURED.get()) is not None:
+            captured.append(record)
 
     def for_job(self, job_id: str | None) -> UsageLedger:
         """A live view of this ledger restricted to one job (None = all calls)."""

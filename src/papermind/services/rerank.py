@@ -24,7 +24,7 @@ from papermind.domain import SearchHit
 from papermind.errors import ConfigError, ProviderError
 from papermind.library.rerank import Reranking, reorder
 from papermind.llm import Gateway, PromptTemplate, Usage, fence_untrusted
-from papermind.llm.usage import total
+from papermind.llm.usage import CallRecord, captured_calls, total
 from papermind.services.loops import run_loop
 
 log = logging.getLogger(__name__)
@@ -81,18 +81,18 @@ class LLMReranker:
         if len(hits) < 2 or not self.judges:
             return Reranking(list(hits[:k]))
         model = self.gateway.model_for(self.role)
-        seen = len(self.gateway.usage.records)
-        try:
-            call = self.gateway.structured(self.role, self.prompt(query, hits), PassageScores,
-                                           node=NODE)
-            reply = await asyncio.wait_for(call, self.timeout_s)
-            ranked = self._ranked(reply, hits, k)
-        except (ProviderError, ConfigError, TimeoutError, ValueError) as err:
-            reason = str(err) or type(err).__name__
-            warning = f"reranking failed ({reason[:200]}); kept the fusion order"
-            log.warning("%s", warning)
-            return self._result(list(hits[:k]), model, seen, warning)
-        return self._result(ranked, model, seen)
+        with captured_calls() as calls:
+            try:
+                call = self.gateway.structured(self.role, self.prompt(query, hits),
+                                               PassageScores, node=NODE)
+                reply = await asyncio.wait_for(call, self.timeout_s)
+                ranked = self._ranked(reply, hits, k)
+            except (ProviderError, ConfigError, TimeoutError, ValueError) as err:
+                reason = str(err) or type(err).__name__
+                warning = f"reranking failed ({reason[:200]}); kept the fusion order"
+                log.warning("%s", warning)
+                return self._result(list(hits[:k]), model, calls, warning)
+        return self._result(ranked, model, calls)
 
     def _ranked(self, reply: PassageScores, hits: Sequence[SearchHit],
                 k: int) -> list[SearchHit]:
@@ -107,12 +107,11 @@ class LLMReranker:
         beyond = [h.model_copy(update={"score": 0.0}) for h in hits[self.top:]]
         return (ranked + beyond)[:k]
 
-    def _result(self, hits: list[SearchHit], model: str, seen: int,
+    def _result(self, hits: list[SearchHit], model: str, calls: list[CallRecord],
                 warning: str = "") -> Reranking:
-        """``hits`` with the cost of this reranker's calls recorded since the ledger held
-        ``seen`` records."""
-        used: Usage = total(r for r in self.gateway.usage.records[seen:]
-                            if r.node == NODE and r.role == self.role)
+        """``hits`` with the cost of this reranking's own calls (``calls``, captured in its
+        context: a concurrent search on the same gateway does not count here)."""
+        used: Usage = total(r for r in calls if r.node == NODE and r.role == self.role)
         return Reranking(hits, model, used.tokens_in, used.tokens_out, used.cost_usd,
                          cached=used.calls > 0 and used.cached_calls == used.calls,
                          warning=warning)
