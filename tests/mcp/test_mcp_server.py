@@ -34,7 +34,7 @@ REAL = "The dataset contains 14,100 tweets and is released freely to the researc
 INVENTED = "Our transformer reaches 97.3% accuracy on the ImageNet validation set."
 TOOLS = {"search_library", "list_papers", "get_paper", "read_lines", "locate_quote",
          "verify_claim", "ask", "add_paper", "check_paper", "start_job", "job_status",
-         "get_report"}
+         "get_report", "export_citations"}
 
 
 @pytest.fixture

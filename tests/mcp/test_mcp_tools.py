@@ -109,6 +109,20 @@ async def test_add_paper_stores_papers_only_and_never_returns_the_file(tmp_path:
             "add_paper", {"path_or_identifier": str(secret)}))
 
 
+async def test_export_citations_writes_each_format_and_refuses_an_unknown_one(
+        tmp_path: Path) -> None:
+    async with session(tmp_path / "home") as client:
+        paper_id = await add(client, tmp_path)
+        bib = data(await client.call_tool("export_citations", {"format": "bibtex"}))
+        assert bib["count"] == 1 and bib["complete"] and bib["text"].lstrip().startswith("@")
+        ris = data(await client.call_tool("export_citations", {"format": "ris",
+                                                               "paper_ids": [paper_id[:8]]}))
+        assert ris["media_type"] == "application/x-research-info-systems"
+        assert ris["count"] == 1 and "TY  -" in ris["text"]
+        refused = await client.call_tool("export_citations", {"format": "endnote"})
+        assert refused.is_error and "unknown format 'endnote' (use bibtex, csl-json, ris)" in text(refused)
+
+
 async def test_http_needs_its_token_when_one_is_set(tmp_path: Path) -> None:
     env = server_env(tmp_path / "home")
     async with http_server(env, "--token", "s3cret") as url:

@@ -1,5 +1,5 @@
 """Tools over the stored library: search, list, outline, exact lines, quotes, claims, the
-pre-submission check, add.
+pre-submission check, add, export.
 
 Each tool is a method: arguments with a described schema (their bounds are the request
 limits), one service call in a worker thread, and a result whose texts fit
@@ -20,6 +20,7 @@ from papermind.mcp.results import (
     Added,
     CheckOut,
     Cursor,
+    Exported,
     LineOut,
     LinesResult,
     LocateOut,
@@ -30,6 +31,7 @@ from papermind.mcp.results import (
     cut,
 )
 from papermind.mcp.runtime import Runtime
+from papermind.services.export_formats import format_names
 
 PaperId = Annotated[str, Field(min_length=4, max_length=200,
                                description="library id of a paper, or a unique prefix of it")]
@@ -62,6 +64,8 @@ Anonymous = Annotated[bool, Field(description="double-blind: also flag self-iden
                                   "citations, acknowledgements, author names, own repositories")]
 FilePath = Annotated[str, Field(min_length=1, max_length=4096, description="absolute path of a "
                                 ".pdf, .txt or .md file on this machine")]
+Format = Annotated[str, Field(min_length=1, max_length=40, description="an export format: "
+                             f"{format_names()}")]
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 MAY_ASK_SOURCES = ToolAnnotations(read_only_hint=True, open_world_hint=True)
 """Read-only, but asks the scholarly sources when scholar.enabled is set."""
@@ -242,8 +246,22 @@ class LibraryTools:
         return views.reply(out, f"{out.status}: {out.paper_id[:12]} {cut(out.title, 200)} "
                                 f"({out.pages} pages)")
 
+    @tool_errors
+    async def export_citations(self, format: Format, paper_ids: Ids = None, tags: Tags = None,
+                               collection: Collection = None
+                               ) -> Annotated[CallToolResult, Exported]:
+        """The library's (or the selected papers') bibliographic records in an export format,
+        as `papermind export --format` writes them."""
+        box = self.rt.container
+        done = await self.rt.call(box.exports.export, format, papers=paper_ids or (),
+                                  tags=tags or (), collections=[collection] if collection else ())
+        text = cut(done.text, self.rt.limit)
+        out = Exported(format=done.format.name, media_type=done.format.media_type,
+                       count=len(done.works), text=text, complete=text == done.text)
+        return views.reply(out, text or f"no paper to export as {done.format.label}")
+
     TOOLS = {search_library: READ_ONLY, list_papers: READ_ONLY, get_paper: READ_ONLY,
              read_lines: READ_ONLY, locate_quote: READ_ONLY, verify_claim: READ_ONLY,
-             check_paper: MAY_ASK_SOURCES, add_paper: ADDS}
+             check_paper: MAY_ASK_SOURCES, add_paper: ADDS, export_citations: READ_ONLY}
     """Each tool (a method) and its MCP annotations."""
 

@@ -144,6 +144,14 @@ class VerifyOut(BaseModel):
     notes: list[str]
 
 
+class Exported(BaseModel):
+    format: str = Field(description="the export format's name, e.g. 'bibtex'")
+    media_type: str
+    count: int = Field(description="works written")
+    text: str = Field(description="the export (cut to the result limit when longer)")
+    complete: bool = Field(description="false when the text was cut")
+
+
 class Added(BaseModel):
     status: Literal["added", "exists"]
     paper_id: str
