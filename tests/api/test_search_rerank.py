@@ -17,10 +17,12 @@ from tests.api.server import serve
 
 PAPER = ("OLID tweets\n\nIntroduction\n\nThe dataset contains 14,100 tweets.\n\n"
          "Results\n\nThe CNN reaches a macro F1 of 0.80 on the dataset.\n")
+"""Two chunks; the mock reranker prefers the second."""
 
 
 @pytest.fixture
 def mock() -> Iterator[MockOpenAIServer]:
+    """A reranker endpoint that scores passage [2] over [1]."""
     scores = {"scores": [{"number": 2, "score": 9}, {"number": 1, "score": 3}]}
     with MockOpenAIServer(responder=lambda request: scores) as server:
         yield server

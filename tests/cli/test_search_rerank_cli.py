@@ -3,23 +3,16 @@ stderr says what it cost; stdout's JSON keeps its shape."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from papermind.llm.testing import MockOpenAIServer
+from tests.api import test_search_rerank as api_case
 from tests.support.cli import CliRunner
 
-PAPER = ("OLID tweets\n\nIntroduction\n\nThe dataset contains 14,100 tweets.\n\n"
-         "Results\n\nThe CNN reaches a macro F1 of 0.80 on the dataset.\n")
-
-
-@pytest.fixture
-def mock() -> Iterator[MockOpenAIServer]:
-    scores = {"scores": [{"number": 2, "score": 9}, {"number": 1, "score": 3}]}
-    with MockOpenAIServer(responder=lambda request: scores) as server:
-        yield server
+PAPER = api_case.PAPER
+mock = api_case.mock  # the same reranker endpoint as the API's test
 
 
 def test_cli_search_says_what_reranking_cost_on_stderr(
