@@ -32,11 +32,11 @@ WRITER = PromptTemplate.load(Path(__file__).parent / "prompts" / "question_write
 SAME = 0.75
 """Similarity above which a question repeats an earlier one."""
 GENERIC = frozenset(content_keys(
-    "main key central limitation limitations weakness paper text work study method approach "
-    "result results finding answer answers question problem authors proposed contribution "
-    "future assumption assumptions idea novel important significant"))
-"""Words that fit a question about any paper: sharing only these with what a question builds
-on does not make it about that ("What is the main limitation of the text?")."""
+    "main key central limitation limitations weakness finding answer answers question problem "
+    "contribution future assumption assumptions idea novel important significant"))
+"""Words that fit a question about any paper, besides the stop words ``content_keys`` already
+leaves out ('paper', 'text', 'method'...): sharing only these with what a question builds on
+does not make it about that ("What is the main limitation of the text?")."""
 
 
 @dataclass(frozen=True)
