@@ -309,6 +309,18 @@ class ScholarSettings(BaseModel):
         default_factory=lambda: {"arxiv": 3.0, "semantic_scholar": 1.0, "dblp": 1.0},
         description="least seconds between two requests, per source (arXiv asks for 3 s); "
         "rate-limit headers can only lengthen it")
+    deadline_s: float = Field(
+        default=120.0, gt=0, description="total time of one lookup or one PDF download, "
+        "retries and rate-limit waits included; past it the source is reported down")
+    max_answer_mb: float = Field(
+        default=20.0, gt=0, description="longest answer read from a source's API (read while "
+        "streaming; a longer one reports the source down). PDFs are capped by "
+        "ingest.max_file_mb")
+    allow_hosts: list[str] = Field(
+        default_factory=list, description="host names (as written in URLs) fetched even when "
+        "they resolve to loopback, private, link-local or multicast addresses, e.g. a local "
+        "mirror; every other such URL (a source, a PDF location, a redirect, a URL to add) is "
+        "refused before anything is sent")
 
 
 class Settings(BaseSettings):

@@ -98,7 +98,7 @@ def test_a_latex_project_online_says_where_its_bibliography_is_checked(
 
 
 def _settings(home: Path, mocks: Mocks) -> Any:
-    scholar = ScholarSettings(openalex_url=mocks.openalex.base_url,
+    scholar = ScholarSettings(allow_hosts=["127.0.0.1"], openalex_url=mocks.openalex.base_url,
                               crossref_url=mocks.crossref.base_url, min_interval_s={},
                               timeout_s=0.5, backoff_base_s=0.05, max_retries=2)
     return load_settings(home).model_copy(
