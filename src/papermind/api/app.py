@@ -12,7 +12,7 @@ from papermind import __version__
 from papermind.api import docs, errors, exports, jobs, ops, papers, search
 from papermind.api.guards import FrontDoor, policy_for
 from papermind.api.schemas import Health
-from papermind.api.security import authorize
+from papermind.api.security import authorize, check_token
 from papermind.config import Settings
 from papermind.services.container import Container
 from papermind.services.jobs import JobRunner
@@ -45,7 +45,9 @@ def create_app(settings: Settings, *, container: Container | None = None,
     app = FastAPI(title="PaperMind", version=__version__, lifespan=lifespan,
                   description="Read, question and pre-review papers; every claim is anchored "
                               "to page and line and checked by code.",
-                  dependencies=[Depends(require_token)], docs_url=None, redoc_url=None)
+                  dependencies=[Depends(require_token)], docs_url=None, redoc_url=None,
+                  openapi_url=None)
+    check_token(settings.api.token)
     app.state.container = box
     app.state.settings = settings
     errors.install(app, home=settings.home_dir)
