@@ -228,6 +228,13 @@ class McpSettings(BaseModel):
     max_result_chars: int = Field(
         default=24000, ge=1000, description="most characters of text one tool result carries "
         "(passages, lines, reports); the rest is cut, and the result says so")
+    max_request_kb: float = Field(
+        default=1024.0, gt=0, description="largest request: one stdio line or one HTTP body, "
+        "in KiB (a longer stdio line is dropped unread, a longer body is a 413)")
+    add_folders: list[Path] = Field(
+        default_factory=list, description="folders add_paper may read files from (links "
+        "resolved first: a link inside that points out is refused); empty = only "
+        "<home>/import")
 
 
 class JobsSettings(BaseModel):
