@@ -216,6 +216,17 @@ class ApiSettings(BaseModel):
     header_timeout_s: float = Field(default=10.0, description="time to send request headers")
     body_timeout_s: float = Field(default=30.0, description="longest wait for body data")
     workers: int = Field(default=2, description="jobs run at once")
+    uploads_per_client: int = Field(
+        default=4, ge=1, description="uploads one client address may have running at once; "
+        "more are answered 429 with Retry-After")
+    uploads_total: int = Field(default=12, ge=1, description="uploads running at once from "
+                               "all clients (the rest: 429)")
+    scholar_per_client: int = Field(
+        default=2, ge=1, description="requests that ask the scholarly sources (references, "
+        "check?online=true, add by id) one client address may have running at once")
+    scholar_total: int = Field(default=6, ge=1, description="such requests running at once "
+                               "from all clients (the rest: 429)")
+    retry_after_s: int = Field(default=5, ge=1, description="the Retry-After of a 429")
 
 
 class McpSettings(BaseModel):

@@ -10,6 +10,7 @@ from fastapi import Depends, FastAPI, Request
 
 from papermind import __version__
 from papermind.api import docs, errors, exports, jobs, ops, papers, search
+from papermind.api.fair_share import FairShare, ShareLimits
 from papermind.api.guards import FrontDoor, policy_for
 from papermind.api.schemas import Health
 from papermind.api.security import authorize, check_token
@@ -52,6 +53,7 @@ def create_app(settings: Settings, *, container: Container | None = None,
     app.state.settings = settings
     errors.install(app, home=settings.home_dir)
     api = settings.api
+    app.add_middleware(FairShare, limits=ShareLimits.of(api))
     app.add_middleware(FrontDoor, policy=policy_for(api.host, api.allowed_hosts, api.max_body_kb,
                                                     api.max_upload_mb, api.body_timeout_s))
     app.include_router(papers.router)
@@ -63,7 +65,7 @@ def create_app(settings: Settings, *, container: Container | None = None,
     mount_web(app)
 
     @app.get("/health", tags=["meta"])
-    def health() -> Health:
+    async def health() -> Health:  # on the event loop: never waits for a worker thread
         return Health(status="ok", version=__version__)
 
     return app
