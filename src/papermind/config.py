@@ -39,6 +39,13 @@ class IngestSettings(BaseModel):
         default=120, description="CPU seconds one parse or page render may use in the worker "
         "(RLIMIT_CPU), plus ocr_page_cpu_s for each page read by OCR; past it the worker is "
         "killed and the file refused")
+    small_file_mb: float = Field(
+        default=2.0, gt=0, description="files under this size are parsed by the 'small' "
+        "lane's workers, never waiting behind a larger file or a long scan")
+    lane_workers: dict[str, int] = Field(
+        default_factory=lambda: {"pages": 1, "small": 1, "large": 1},
+        description="parsing workers per lane: 'pages' (page images, word boxes), 'small' and "
+        "'large' (parses by file size); each lane has its own queue")
     worker_timeout_s: float = Field(
         default=300.0, description="wall-clock seconds one parse or page render may take "
         "without a sign of progress (each page read by OCR is one); past it the worker is "

@@ -31,7 +31,8 @@ if TYPE_CHECKING:
     from langgraph.checkpoint.base import BaseCheckpointSaver
 
     from papermind.grounding import GroundingEngine
-    from papermind.ingest.sandbox import InProcess, ParseSandbox
+    from papermind.ingest.sandbox import InProcess
+    from papermind.ingest.sandbox_pool import SandboxPool
     from papermind.library.coverage import DenseCoverage
     from papermind.library.embedding_cache import EmbedProgress
     from papermind.library.search import SearchIndex
@@ -94,7 +95,7 @@ class Container:
                         read_words=self.pdf_engine.words)
 
     @cached_property
-    def pdf_engine(self) -> ParseSandbox | InProcess:
+    def pdf_engine(self) -> SandboxPool | InProcess:
         """Where files are parsed and PDF pages rendered: a worker process under the
         ``ingest.worker_*`` limits (shared by every container of this process)."""
         from papermind.ingest.sandbox import pdf_engine
