@@ -19,7 +19,9 @@ from collections.abc import Iterator
 from papermind.errors import IngestError
 from papermind.ingest.pdf_filters import decode_chain, decoded_size
 
-_STREAM = re.compile(rb"(?<!end)stream\r?\n")
+_STREAM = re.compile(rb"(?<!end)stream[ \t\f\x00]{0,64}(?:\r\n|\r|\n)")
+"""The ``stream`` keyword as PDFium reads it: spaces or tabs may follow it before the end of
+line, which may be CR LF, LF or a lone CR."""
 _OBJ = re.compile(rb"(\d+)\s+(\d+)\s+obj\b")
 _FILTER = re.compile(rb"/Filter\s*(\[[^\]]*\]|/[A-Za-z0-9]+|\d+\s+\d+\s+R)")
 _LENGTH = re.compile(rb"/Length\s+(\d+)(?!\s+\d+\s+R)")
