@@ -1,7 +1,8 @@
 """One client tries to freeze the server (issue 50): measured on localhost only.
 
 A real `papermind serve` (its own temporary home) gets ``--clients`` concurrent uploads of a
-PDF that costs seconds of CPU to parse (``--pages`` pages of text), re-sent as soon as each
+PDF that costs seconds of CPU to parse (``--pages`` pages of text; each copy made unique by a
+trailing comment, so it is parsed again), re-sent as soon as each
 answers (after a 429, after its Retry-After, at most 1 s), for ``--seconds``; meanwhile this process asks
 ``/health``, ``/api/papers`` and a page image of a stored paper every 0.5 s and records how
 long each took. Reported: latencies (max, p50, p95) per path, the uploads' statuses (429:
@@ -51,8 +52,9 @@ def _children(pid: int) -> list[int]:
 def _uploader(base: str, data: bytes, stop: float, codes: Counter[int]) -> None:
     with httpx.Client(base_url=base, timeout=120) as http:
         while time.monotonic() < stop:
+            unique = data + b"\n%% %d\n" % time.monotonic_ns()  # a new file: parsed again
             try:
-                answer = http.post("/api/papers", files={"file": ("burn.pdf", data)})
+                answer = http.post("/api/papers", files={"file": ("burn.pdf", unique)})
                 codes[answer.status_code] += 1
                 if answer.status_code == 429:
                     time.sleep(min(float(answer.headers.get("retry-after", "1")), 1.0))

@@ -92,3 +92,21 @@ def test_the_stdio_server_answers_after_an_overlong_line(tmp_path: Path) -> None
     answers = [json.loads(line) for line in run.stdout.splitlines() if line.strip()]
     assert [a.get("id") for a in answers] == [7], run.stderr[-2000:]
     assert b"longer than 65536 bytes" in run.stderr
+
+
+@pytest.mark.parametrize("page", ["²", "٣", "1e3", "9999999"])
+async def test_a_page_that_is_not_a_number_is_a_clear_error(tmp_path: Path, page: str) -> None:
+    home = tmp_path / "home"
+    (home / "import").mkdir(parents=True)
+    paper = home / "import" / "olid.txt"
+    paper.write_text(OLID, encoding="utf-8")
+    server = build_server(_settings(home))
+    try:
+        async with Client(server) as client:
+            added = await client.call_tool("add_paper", {"path_or_identifier": str(paper)})
+            paper_id = added.structured_content["paper_id"]  # type: ignore[index]
+            with pytest.raises(Exception, match="not a page number") as err:
+                await client.read_resource(f"paper://{paper_id}/page/{page}")
+            assert "internal" not in str(err.value).lower()
+    finally:
+        await server.rt.close()

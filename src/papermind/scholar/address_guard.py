@@ -17,7 +17,7 @@ import ipaddress
 import socket
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from papermind.errors import InputError
 
@@ -107,8 +107,8 @@ def shown_url(url: str) -> str:
     return f"{parts.scheme}://{netloc}{parts.path}"[:200]
 
 
-def _port(parts: object) -> int | None:
+def _port(parts: SplitResult) -> int | None:
     try:
-        return parts.port  # type: ignore[attr-defined, no-any-return]
+        return parts.port
     except ValueError:
         return None
