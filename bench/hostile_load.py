@@ -45,8 +45,9 @@ def _cpu_s(pid: int) -> float:
 
 
 def _children(pid: int) -> list[int]:
-    found = Path(f"/proc/{pid}/task/{pid}/children")
-    return [int(c) for c in found.read_text().split()] if found.exists() else []
+    """Live children of every thread of ``pid`` (the workers are started by worker threads)."""
+    found = Path(f"/proc/{pid}/task").glob("*/children")
+    return [int(c) for path in found for c in path.read_text().split()]
 
 
 def _uploader(base: str, data: bytes, stop: float, codes: Counter[int]) -> None:
@@ -72,6 +73,7 @@ def run(clients: int, seconds: float, pages: int) -> dict[str, object]:
             assert isinstance(page_pdf, Path)
             paper = http.post("/api/papers", files={"file": ("p.pdf", page_pdf.read_bytes())})
             paper_id = paper.json()["id"]
+            http.get(f"/api/papers/{paper_id}/pages/1.png")  # the pages worker is up
             burn_pdf = pages_pdf(work / "burn.pdf", pages=pages)
             assert isinstance(burn_pdf, Path)
             burn = burn_pdf.read_bytes()

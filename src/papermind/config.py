@@ -234,6 +234,9 @@ class ApiSettings(BaseModel):
     scholar_total: int = Field(default=6, ge=1, description="such requests running at once "
                                "from all clients (the rest: 429)")
     retry_after_s: int = Field(default=5, ge=1, description="the Retry-After of a 429")
+    max_waiting_uploads: int = Field(
+        default=8, ge=1, description="files uploaded through the web UI that may wait to be "
+        "added (each held in memory); more are refused until some are done")
 
 
 class McpSettings(BaseModel):

@@ -30,7 +30,7 @@ def create_app(settings: Settings, *, container: Container | None = None,
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         service = box.job_service(runners, gateway=gateway)
         app.state.jobs = service
-        app.state.uploads = uploads = UploadQueue(box.library)
+        app.state.uploads = uploads = UploadQueue(box.library, settings.api.max_waiting_uploads)
         await service.start()
         try:
             yield
