@@ -100,3 +100,24 @@ def test_refused_and_closed_ports_answer_alike(
         took.append(time.monotonic() - started)
         assert result.code == 2 and "loopback address: nothing was sent" in result.err
     assert mocks.sent() == 0 and max(took) < 5
+
+
+def test_the_web_add_by_id_of_a_loopback_url_sends_nothing(
+        home: object, hostile: HostileServer) -> None:
+    from pathlib import Path
+
+    import httpx
+
+    from papermind.api.app import create_app
+    from papermind.config import ScholarSettings, load_settings
+    from tests.api.server import serve
+
+    settings = load_settings(Path(str(home))).model_copy(update={"scholar": ScholarSettings(
+        enabled=True, timeout_s=0.5, max_retries=0)})
+    with serve(create_app(settings)) as base, httpx.Client(base_url=base) as http:
+        for url in (f"{hostile.base_url}/paper.pdf", "http://localhost:1/x.pdf",
+                    "http://169.254.169.254/latest/meta-data/"):
+            answer = http.post("/ui/add-by-id", data={"identifier": url})
+            assert answer.status_code in (302, 303), answer.text
+            assert http.get("/api/papers").json() == []
+    assert hostile.requests == []
