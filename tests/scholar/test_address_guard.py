@@ -121,3 +121,32 @@ def test_the_web_add_by_id_of_a_loopback_url_sends_nothing(
             assert answer.status_code in (302, 303), answer.text
             assert http.get("/api/papers").json() == []
     assert hostile.requests == []
+
+
+def test_requests_go_to_the_checked_address_with_the_host_kept() -> None:
+    import httpx
+
+    from papermind.scholar.transfer import Deadline, bounded_get
+
+    seen: list[tuple[str, str, object]] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        seen.append((str(request.url), request.headers["host"],
+                     request.extensions.get("sni_hostname")))
+        if request.url.path == "/start":
+            return httpx.Response(302, headers={"Location": "/paper.pdf"})
+        return httpx.Response(200, content=b"%PDF-1.4")
+    guard = AddressGuard.allowing([], resolve=lambda host, port: ["93.184.216.34"])
+    with httpx.Client(transport=httpx.MockTransport(answer)) as client:
+        got = bounded_get(client, "https://papers.example.org/start", {}, guard=guard,
+                          deadline=Deadline(5), max_bytes=100, timeout_s=1, follow=True)
+    assert got.body == b"%PDF-1.4"
+    assert seen == [("https://93.184.216.34/start", "papers.example.org", "papers.example.org"),
+                    ("https://93.184.216.34/paper.pdf", "papers.example.org",
+                     "papers.example.org")]
+    rebinding = iter([["93.184.216.34"], ["127.0.0.1"]])  # a second answer: loopback
+    flip = AddressGuard.allowing([], resolve=lambda host, port: next(rebinding))
+    with httpx.Client(transport=httpx.MockTransport(answer)) as client, \
+            pytest.raises(RefusedAddress, match="loopback"):
+        bounded_get(client, "http://flip.example.org/start", {}, guard=flip,
+                    deadline=Deadline(5), max_bytes=100, timeout_s=1, follow=True)

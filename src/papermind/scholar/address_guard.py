@@ -7,8 +7,9 @@ multicast, reserved or unspecified the request is refused, unless the host (as w
 the URL) is listed in ``scholar.allow_hosts``. A refusal sends nothing and takes no longer
 than a failed lookup, so it cannot be used to tell open ports from closed ones.
 
-Known limit: the name is resolved here and again by the HTTP client, so a DNS server that
-answers differently the second time (rebinding) is not caught.
+The request then goes to the address that was checked (``pinned``: the URL names the address,
+the Host header and TLS's server name keep the host), so a DNS server answering differently
+the second time (rebinding) changes nothing.
 """
 
 from __future__ import annotations
@@ -69,26 +70,29 @@ class AddressGuard:
     def allowing(cls, hosts: Iterable[str], resolve: Resolver = system_resolver) -> AddressGuard:
         return cls(frozenset(h.strip().lower().strip("[]") for h in hosts if h.strip()), resolve)
 
-    def check(self, url: str) -> None:
-        """RefusedAddress unless ``url`` is http(s) and may be fetched. A host that does not
-        resolve passes (the request then fails as any unreachable one does)."""
+    def check(self, url: str) -> str | None:
+        """RefusedAddress unless ``url`` is http(s) and may be fetched; the checked address
+        to connect to (``pinned``), None for a host allowed by name or one that does not
+        resolve (the request then fails as any unreachable one does)."""
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise RefusedAddress(f"{shown_url(url)} is not an http(s) URL: nothing was sent")
         host = parts.hostname.lower()
         if host in self.allow_hosts:
-            return
+            return None
         try:
             port = parts.port or (443 if parts.scheme == "https" else 80)
         except ValueError as err:
             raise RefusedAddress(f"{shown_url(url)} has no valid port: nothing was sent") from err
-        for address in self._addresses(host, port):
+        addresses = self._addresses(host, port)
+        for address in addresses:
             kind = address_kind(address)
             if kind is not None:
                 raise RefusedAddress(
                     f"{shown_url(url)} points at a {kind} address: nothing was sent",
                     hint="the server fetches only public addresses; an administrator can "
                          "allow a host by name in scholar.allow_hosts")
+        return addresses[0] if addresses else None
 
     def _addresses(self, host: str, port: int) -> list[str]:
         if host == "localhost" or host.endswith(".localhost"):
@@ -112,3 +116,15 @@ def _port(parts: SplitResult) -> int | None:
         return parts.port
     except ValueError:
         return None
+
+
+def pinned(url: str, address: str) -> tuple[str, dict[str, str], dict[str, object]]:
+    """(URL naming ``address``, headers, request extensions) that reach ``url``'s host at the
+    checked address: Host names the host, and TLS checks its certificate against it."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    ip = f"[{address}]" if ":" in address else address
+    netloc = f"{ip}:{parts.port}" if _port(parts) else ip
+    shown_host = parts.netloc.rsplit("@", 1)[-1]
+    extensions: dict[str, object] = {"sni_hostname": host} if parts.scheme == "https" else {}
+    return parts._replace(netloc=netloc).geturl(), {"Host": shown_host}, extensions

@@ -1,7 +1,7 @@
 """One bounded HTTP exchange: the address guard on every hop, a deadline, a size cap.
 
-``bounded_get`` sends a GET, follows redirects itself (each new URL checked by the
-``AddressGuard`` before anything is sent to it), and reads the body while streaming, stopping
+``bounded_get`` sends a GET to the address the ``AddressGuard`` checked (``pinned``), follows
+redirects itself (each new URL checked before anything is sent to it), and reads the body while streaming, stopping
 as soon as it passes ``max_bytes`` or the ``Deadline`` passes: neither a 1 GiB answer nor a
 server that drips one byte every few seconds can hold memory or a caller for long.
 """
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import httpx
 
-from papermind.scholar.address_guard import AddressGuard
+from papermind.scholar.address_guard import AddressGuard, pinned
 
 REDIRECTS = {301, 302, 303, 307, 308}
 
@@ -67,13 +67,15 @@ def bounded_get(client: httpx.Client, url: str, params: Mapping[str, str], *,
     DeadlinePassed, TooManyRedirects or httpx's transport errors."""
     query: Mapping[str, str] | None = params
     for _ in range(max_redirects + 1):
-        guard.check(url)
+        address = guard.check(url)
+        target, headers, extensions = pinned(url, address) if address else (url, {}, {})
         deadline.check()
         timeout = max(min(timeout_s, deadline.left()), 0.05)
-        with client.stream("GET", url, params=query, timeout=timeout) as response:
+        with client.stream("GET", target, params=query, headers=headers, timeout=timeout,
+                           extensions=extensions) as response:
             location = response.headers.get("location")
             if follow and response.status_code in REDIRECTS and location:
-                url, query = str(response.url.join(location)), None
+                url, query = str(httpx.URL(url).join(location)), None
                 continue
             body = read_capped(response, max_bytes, deadline)
             return Answer(response.status_code, response.headers, body, str(response.url))
