@@ -40,7 +40,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         paper = Path(tmp) / "paper.md"
         paper.write_text(PAPER)
-        scholar = ScholarSettings(enabled=True, openalex_url=mocks[0].base_url,
+        scholar = ScholarSettings(allow_hosts=["127.0.0.1"], enabled=True, openalex_url=mocks[0].base_url,
                                   crossref_url=mocks[1].base_url, min_interval_s={})
         settings = load_settings(Path(tmp) / "home").model_copy(update={"scholar": scholar})
         with Container(settings) as container:

@@ -39,6 +39,13 @@ class IngestSettings(BaseModel):
         default=120, description="CPU seconds one parse or page render may use in the worker "
         "(RLIMIT_CPU), plus ocr_page_cpu_s for each page read by OCR; past it the worker is "
         "killed and the file refused")
+    small_file_mb: float = Field(
+        default=2.0, gt=0, description="files under this size are parsed by the 'small' "
+        "lane's workers, never waiting behind a larger file or a long scan")
+    lane_workers: dict[str, int] = Field(
+        default_factory=lambda: {"pages": 1, "small": 1, "large": 1},
+        description="parsing workers per lane: 'pages' (page images, word boxes), 'small' and "
+        "'large' (parses by file size); each lane has its own queue")
     worker_timeout_s: float = Field(
         default=300.0, description="wall-clock seconds one parse or page render may take "
         "without a sign of progress (each page read by OCR is one); past it the worker is "
@@ -216,6 +223,20 @@ class ApiSettings(BaseModel):
     header_timeout_s: float = Field(default=10.0, description="time to send request headers")
     body_timeout_s: float = Field(default=30.0, description="longest wait for body data")
     workers: int = Field(default=2, description="jobs run at once")
+    uploads_per_client: int = Field(
+        default=4, ge=1, description="uploads one client address may have running at once; "
+        "more are answered 429 with Retry-After")
+    uploads_total: int = Field(default=12, ge=1, description="uploads running at once from "
+                               "all clients (the rest: 429)")
+    scholar_per_client: int = Field(
+        default=2, ge=1, description="requests that ask the scholarly sources (references, "
+        "check?online=true, add by id) one client address may have running at once")
+    scholar_total: int = Field(default=6, ge=1, description="such requests running at once "
+                               "from all clients (the rest: 429)")
+    retry_after_s: int = Field(default=5, ge=1, description="the Retry-After of a 429")
+    max_waiting_uploads: int = Field(
+        default=8, ge=1, description="files uploaded through the web UI that may wait to be "
+        "added (each held in memory); more are refused until some are done")
 
 
 class McpSettings(BaseModel):
@@ -228,6 +249,13 @@ class McpSettings(BaseModel):
     max_result_chars: int = Field(
         default=24000, ge=1000, description="most characters of text one tool result carries "
         "(passages, lines, reports); the rest is cut, and the result says so")
+    max_request_kb: float = Field(
+        default=1024.0, gt=0, description="largest request: one stdio line or one HTTP body, "
+        "in KiB (a longer stdio line is dropped unread, a longer body is a 413)")
+    add_folders: list[Path] = Field(
+        default_factory=list, description="folders add_paper may read files from (links "
+        "resolved first: a link inside that points out is refused); empty = only "
+        "<home>/import")
 
 
 class JobsSettings(BaseModel):
@@ -309,6 +337,18 @@ class ScholarSettings(BaseModel):
         default_factory=lambda: {"arxiv": 3.0, "semantic_scholar": 1.0, "dblp": 1.0},
         description="least seconds between two requests, per source (arXiv asks for 3 s); "
         "rate-limit headers can only lengthen it")
+    deadline_s: float = Field(
+        default=120.0, gt=0, description="total time of one lookup or one PDF download, "
+        "retries and rate-limit waits included; past it the source is reported down")
+    max_answer_mb: float = Field(
+        default=20.0, gt=0, description="longest answer read from a source's API (read while "
+        "streaming; a longer one reports the source down). PDFs are capped by "
+        "ingest.max_file_mb")
+    allow_hosts: list[str] = Field(
+        default_factory=list, description="host names (as written in URLs) fetched even when "
+        "they resolve to loopback, private, link-local or multicast addresses, e.g. a local "
+        "mirror; every other such URL (a source, a PDF location, a redirect, a URL to add) is "
+        "refused before anything is sent")
 
 
 class Settings(BaseSettings):

@@ -1,8 +1,10 @@
-"""Which hosts are this machine's loopback (the API's bind check, the test guard on models)."""
+"""Which hosts are this machine's loopback (the API's bind check, the test guard on models),
+and URLs with their credentials taken out (`redact`)."""
 
 from __future__ import annotations
 
 import ipaddress
+import re
 from urllib.parse import urlparse
 
 
@@ -17,3 +19,15 @@ def is_loopback(host_or_url: str | None) -> bool:
         return ipaddress.ip_address(host or "").is_loopback
     except ValueError:
         return False
+
+
+_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s@]+@")
+_SECRET_PARAM = re.compile(
+    r"(?i)([?&;][^=&\s#]*(?:key|token|secret|password|passwd|pwd|signature|sig|auth)"
+    r"[^=&\s#]*=)[^&\s#]+")
+
+
+def redact(text: str) -> str:
+    """``text`` with every URL's user:password and secret-looking query values (api-key,
+    token, secret, password, signature...) replaced by ``***``: safe for a response or a log."""
+    return _SECRET_PARAM.sub(r"\1***", _USERINFO.sub(r"\1***@", text))

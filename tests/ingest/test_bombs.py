@@ -81,3 +81,12 @@ def test_hex_encoded_flate_streams_and_the_total_are_counted() -> None:
         check_stream_sizes(several, "x.pdf", max_stream_mb=4, max_total_mb=8)
     plain = _stream("/FlateDecode", zlib.compress(b"BT (hello) Tj ET"))
     assert check_stream_sizes(plain, "x.pdf", max_stream_mb=1, max_total_mb=1) == 16
+
+
+@pytest.mark.parametrize("keyword", [b"stream \n", b"stream\t\r\n", b"stream\r", b"stream   \r\n"])
+def test_a_tolerant_stream_keyword_is_still_decoded(keyword: bytes) -> None:
+    packed = zlib.compress(b"\0" * (3 * 2**20))
+    spaced = (b"4 0 obj\n<< /Length %d /Filter /FlateDecode >>\n" % len(packed) + keyword
+              + packed + b"\nendstream\nendobj\n")
+    with pytest.raises(IngestError, match="decompression bomb"):
+        check_stream_sizes(spaced, "x.pdf", max_stream_mb=2, max_total_mb=8)

@@ -32,7 +32,7 @@ ENDPOINT = EndpointSettings(base_url="http://127.0.0.1:9/v1", model="unused")
 def settings(home: Path, *, model: bool = True, reader: str | None = None) -> Settings:
     llm = LLMSettings(endpoints={"default": ENDPOINT} if model else {})
     return Settings(home=home, llm=llm, search=SearchSettings(embedder="hashing"),
-                    mcp=McpSettings(reader_url=reader))
+                    mcp=McpSettings(reader_url=reader, add_folders=[home.parent, DRAFT.parent]))
 
 
 @asynccontextmanager

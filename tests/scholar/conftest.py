@@ -39,6 +39,7 @@ def mocks(monkeypatch: pytest.MonkeyPatch) -> Iterator[Mocks]:
     monkeypatch.setenv("PAPERMIND_SCHOLAR__BACKOFF_BASE_S", "0.05")
     monkeypatch.setenv("PAPERMIND_SCHOLAR__MAX_RETRIES", "2")
     monkeypatch.setenv("PAPERMIND_SCHOLAR__MIN_INTERVAL_S", "{}")
+    monkeypatch.setenv("PAPERMIND_SCHOLAR__ALLOW_HOSTS", '["127.0.0.1"]')  # the mocks' host
     yield found
     for mock in (found.openalex, found.crossref, found.arxiv):
         with contextlib.suppress(OSError):

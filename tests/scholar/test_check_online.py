@@ -97,21 +97,32 @@ def test_a_latex_project_online_says_where_its_bibliography_is_checked(
     assert mocks.sent() == 0
 
 
-def _settings(home: Path, mocks: Mocks) -> Any:
-    scholar = ScholarSettings(openalex_url=mocks.openalex.base_url,
+def _settings(home: Path, mocks: Mocks, *, enabled: bool = False) -> Any:
+    scholar = ScholarSettings(allow_hosts=["127.0.0.1"], enabled=enabled,
+                              openalex_url=mocks.openalex.base_url,
                               crossref_url=mocks.crossref.base_url, min_interval_s={},
                               timeout_s=0.5, backoff_base_s=0.05, max_retries=2)
     return load_settings(home).model_copy(
         update={"search": SearchSettings(embedder="hashing"), "scholar": scholar})
 
 
-def test_check_api_online(home: Path, mocks: Mocks) -> None:
+def test_check_api_online_never_overrides_the_setting(home: Path, mocks: Mocks) -> None:
     with serve(create_app(_settings(home, mocks))) as base, \
             httpx.Client(base_url=base, timeout=60) as client:
         paper_id = client.post("/api/papers", files={"file": ("p.md", PAPER.encode())}).json()["id"]
         url = f"/api/papers/{paper_id[:10]}/check"
         offline = client.get(url).json()
         assert not online(offline) and mocks.sent() == 0
+        asked = client.get(url, params={"online": "true"})
+    assert asked.status_code == 409 and "nothing was sent" in asked.json()["detail"]
+    assert mocks.sent() == 0
+
+
+def test_check_api_online(home: Path, mocks: Mocks) -> None:
+    with serve(create_app(_settings(home, mocks, enabled=True))) as base, \
+            httpx.Client(base_url=base, timeout=60) as client:
+        paper_id = client.post("/api/papers", files={"file": ("p.md", PAPER.encode())}).json()["id"]
+        url = f"/api/papers/{paper_id[:10]}/check"
         out = client.get(url, params={"online": "true"}).json()
     found = online(out)
     assert found[5]["kind"] == "reference_retracted" and found[5]["severity"] == "high"

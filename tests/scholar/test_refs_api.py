@@ -15,7 +15,7 @@ from tests.scholar.record import EXPECTED, PAPER
 
 
 def _settings(home: Path, mocks: Mocks, enabled: bool) -> object:
-    scholar = ScholarSettings(enabled=enabled, openalex_url=mocks.openalex.base_url,
+    scholar = ScholarSettings(allow_hosts=["127.0.0.1"], enabled=enabled, openalex_url=mocks.openalex.base_url,
                               crossref_url=mocks.crossref.base_url, min_interval_s={})
     return load_settings(home).model_copy(
         update={"search": SearchSettings(embedder="hashing"), "scholar": scholar})

@@ -71,7 +71,7 @@ async def test_offline_the_review_is_unchanged(paper: Paper) -> None:
 
 
 def test_related_work_search_queries_dedupes_and_ranks(mocks: Mocks, paper: Paper) -> None:
-    finder = ScholarRelatedWork(ScholarSettings(
+    finder = ScholarRelatedWork(ScholarSettings(allow_hosts=["127.0.0.1"],
         openalex_url=mocks.openalex.base_url, crossref_url=mocks.crossref.base_url,
         min_interval_s={}), MemoryCache())
     asked = queries(paper)

@@ -17,7 +17,8 @@ from papermind.scholar.verify import ReferenceChecker
 from tests.scholar.mock_sources import Fault, MockCrossref, MockOpenAlex
 from tests.scholar.record import RECORD
 
-FAST = HttpPolicy(timeout_s=0.5, max_retries=2, backoff_base_s=0.05, max_wait_s=5.0)
+FAST = HttpPolicy(timeout_s=0.5, max_retries=2, backoff_base_s=0.05, max_wait_s=5.0,
+                  allow_hosts=("127.0.0.1",))
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from tests.workflows.deep_qa.fakes import Library, context, judge, or_judge
 
 
 def _settings(mocks: Mocks) -> ScholarSettings:
-    return ScholarSettings(enabled=True, openalex_url=mocks.openalex.base_url,
+    return ScholarSettings(allow_hosts=["127.0.0.1"], enabled=True, openalex_url=mocks.openalex.base_url,
                            crossref_url=mocks.crossref.base_url, timeout_s=0.5,
                            backoff_base_s=0.05, max_retries=1, min_interval_s={})
 

@@ -41,3 +41,28 @@ def test_uploads_go_through_parse_index_embed(tmp_path: Path) -> None:
                 queue.get("nope")
         finally:
             queue.close()
+
+
+def test_waiting_uploads_are_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from papermind.services.library import LibraryService
+
+    release = threading.Event()
+    original = LibraryService.add_bytes
+
+    def slow(self: LibraryService, *args: object, **kwargs: object) -> object:
+        release.wait(30)
+        return original(self, *args, **kwargs)  # type: ignore[arg-type]
+    monkeypatch.setattr(LibraryService, "add_bytes", slow)
+    with hashing_container(tmp_path) as box:
+        queue = UploadQueue(box.library, max_waiting=2)
+        try:
+            made = [queue.submit(b"# T%d\n\nText %d.\n" % (n, n), f"{n}.md") for n in range(5)]
+            refused = [u for u in made if u.state == "failed"]
+            assert len(refused) >= 2 and "already waiting" in refused[0].reason
+            release.set()
+            assert _finish(queue, made[0]).state == "added"
+        finally:
+            release.set()
+            queue.close()

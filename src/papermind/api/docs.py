@@ -12,7 +12,7 @@ from pathlib import Path
 
 from fastapi import FastAPI
 from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 ASSETS = "/static/api-docs"
@@ -25,11 +25,16 @@ def asset_dir() -> Path:
 
 
 def install(app: FastAPI) -> None:
-    """Serve /docs and /redoc with local assets (build the app with docs_url=None,
-    redoc_url=None so FastAPI's CDN pages are not registered)."""
+    """Serve /openapi.json, /docs and /redoc with local assets (build the app with
+    docs_url=None, redoc_url=None, openapi_url=None so FastAPI's own routes, which skip the
+    app's dependencies, are not registered: these ones need the API token when one is set)."""
     app.mount(ASSETS, StaticFiles(directory=str(asset_dir())), name="api-docs")
     title = f"{app.title} API"
-    openapi_url = app.openapi_url or "/openapi.json"
+    openapi_url = "/openapi.json"
+
+    @app.get(openapi_url, include_in_schema=False)
+    def openapi() -> JSONResponse:
+        return JSONResponse(app.openapi())
 
     @app.get("/docs", include_in_schema=False)
     def swagger_ui() -> HTMLResponse:

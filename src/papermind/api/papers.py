@@ -21,7 +21,7 @@ from papermind.api.schemas import (
     Verification,
 )
 from papermind.errors import IngestError
-from papermind.services.checking import check_stored_json, scholarly_check
+from papermind.services.checking import check_stored_json, served_scholarly_check
 from papermind.services.uploads import read_limited, safe_name, sniff
 from papermind.services.verification import verify, verify_json
 
@@ -105,10 +105,12 @@ async def check_paper(paper_id: str, container: ContainerDep,
                                                 description="neurips, iclr, acl..."),
                       anonymous: bool = Query(False, description="double-blind checks too"),
                       online: bool = Query(False, description="also check the bibliography "
-                                           "against the scholarly sources (on anyway when "
-                                           "scholar.enabled)"),
+                                           "against the scholarly sources: needs "
+                                           "scholar.enabled on the server (409 otherwise, "
+                                           "nothing sent); on anyway when it is set"),
                       ) -> CheckResult:
+    references = served_scholarly_check(container, online)
     paper = container.library.show(paper_id).paper
     result = await run_in_threadpool(check_stored_json, paper, venue=venue, anonymous=anonymous,
-                                     references=scholarly_check(container, online))
+                                     references=references)
     return CheckResult.model_validate(result)

@@ -1,4 +1,6 @@
-"""API token: required whenever the server listens off loopback, optional on loopback."""
+"""API token: required whenever the server listens off loopback, optional on loopback; never
+blank. When one is set, every path but ``OPEN_PATHS`` needs it (the OpenAPI document and the
+docs pages included)."""
 
 from __future__ import annotations
 
@@ -12,8 +14,16 @@ from papermind.hosts import is_loopback
 OPEN_PATHS = ("/health", "/login")
 
 
+def check_token(token: str | None) -> None:
+    """Refuse a blank token (empty or spaces): it would protect nothing."""
+    if token is not None and not token.strip():
+        raise ConfigError("the API token is blank: a token of spaces protects nothing",
+                          hint="set PAPERMIND_API__TOKEN or --token to a long random string")
+
+
 def check_bind(host: str, token: str | None) -> None:
-    """Refuse to serve off loopback without a token."""
+    """Refuse to serve off loopback without a token, and a blank token anywhere."""
+    check_token(token)
     if not is_loopback(host) and not token:
         raise ConfigError(f"listening on {host} needs an API token "
                           "(set PAPERMIND_API__TOKEN or pass --token)")

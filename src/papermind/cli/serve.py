@@ -40,7 +40,10 @@ def serve(
         settings = settings.model_copy(update={"jobs": jobs})
     check_bind(api.host, api.token)
     configure_logging(as_json=wants_json_logs(wants_json(ctx, as_json)))
-    uvicorn.run(create_app(settings), host=api.host, port=api.port, log_config=None,
+    app = create_app(settings)
+    app.state.container.papers.count()  # open (or create) the library here, not in uvicorn's
+    # startup: a full disk or an unreadable library is then one line, not a traceback
+    uvicorn.run(app, host=api.host, port=api.port, log_config=None,
                 timeout_graceful_shutdown=5, http=guarded_protocol(api.header_timeout_s),
                 h11_max_incomplete_event_size=64 * 1024)
 

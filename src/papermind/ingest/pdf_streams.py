@@ -5,8 +5,10 @@ LZW, RunLength, ASCIIHex, ASCII85, nested in any order; ``pdf_filters``), a chun
 counting bytes and keeping none, so a 2 KB file whose stream decodes to 1 GiB is refused
 after reading at most the limit, at a few MB of memory. A ``/Filter`` given by reference is
 looked up, in the file or inside its object streams; data that starts with a zlib header
-counts as Flate when its dictionary names no chain decoded here. Image codecs (DCT, JPX, JBIG2, CCITT) and
-encrypted streams are not decoded here: the parse runs in a worker process under memory,
+counts as Flate when its dictionary names no chain decoded here. Streams of a file encrypted
+with an empty user password (it opens without asking, so PDFium inflates them) are decrypted
+first (``pdf_crypt``). Image codecs (DCT, JPX, JBIG2, CCITT) and files that need a password
+are not decoded here: the parse runs in a worker process under memory,
 CPU and time limits (``ingest.sandbox``), and that is the guarantee; this check only turns
 the common bombs into a clear message early.
 """
@@ -17,9 +19,12 @@ import re
 from collections.abc import Iterator
 
 from papermind.errors import IngestError
+from papermind.ingest.pdf_crypt import stream_decrypter
 from papermind.ingest.pdf_filters import decode_chain, decoded_size
 
-_STREAM = re.compile(rb"(?<!end)stream\r?\n")
+_STREAM = re.compile(rb"(?<!end)stream[ \t\f\x00]{0,64}(?:\r\n|\r|\n)")
+"""The ``stream`` keyword as PDFium reads it: spaces or tabs may follow it before the end of
+line, which may be CR LF, LF or a lone CR."""
 _OBJ = re.compile(rb"(\d+)\s+(\d+)\s+obj\b")
 _FILTER = re.compile(rb"/Filter\s*(\[[^\]]*\]|/[A-Za-z0-9]+|\d+\s+\d+\s+R)")
 _LENGTH = re.compile(rb"/Length\s+(\d+)(?!\s+\d+\s+R)")
@@ -48,31 +53,38 @@ def check_stream_sizes(data: bytes, name: str, *, max_stream_mb: float,
 
 
 def _decoded_streams(data: bytes, per_stream: int) -> Iterator[Iterator[bytes]]:
-    """The decoded chunks of each stream whose filter chain is decoded here, lazily."""
+    """The decoded chunks of each stream whose filter chain is decoded here, lazily
+    (decrypted first when the file opens without a password: ``pdf_crypt``)."""
     objects = _ObjectLookup(data, per_stream)
-    for start, end, head in _streams(data):
+    decrypt = stream_decrypter(data)
+    for start, end, head, ref in _streams(data):
+        raw = data[start:end]
+        if decrypt is not None and ref is not None and b"/XRef" not in head:
+            raw = decrypt(ref[0], ref[1], raw)
         early = 0 if _EARLY.search(head) else 1
-        chunks = decode_chain(data[start:end], _filters(head, objects), early_change=early)
-        if chunks is None and _zlib_header(data[start:start + 2]):  # an odd dictionary
-            chunks = decode_chain(data[start:end], _FLATE)
+        chunks = decode_chain(raw, _filters(head, objects), early_change=early)
+        if chunks is None and _zlib_header(raw[:2]):  # an odd dictionary
+            chunks = decode_chain(raw, _FLATE)
         if chunks is not None:
             yield chunks
 
 
-def _streams(data: bytes) -> Iterator[tuple[int, int, bytes]]:
-    """(start, end, dictionary text) of each stream, its end found the way PDFium does:
-    at ``/Length`` when ``endstream`` follows there, else at the next ``endstream``."""
+def _streams(data: bytes) -> Iterator[tuple[int, int, bytes, tuple[int, int] | None]]:
+    """(start, end, dictionary text, object number and generation) of each stream, its end
+    found the way PDFium does: at ``/Length`` when ``endstream`` follows there, else at the
+    next ``endstream``."""
     for match in _STREAM.finditer(data):
         start = match.end()
         head = data[max(0, match.start() - 4096):match.start()]
         objects = list(_OBJ.finditer(head))
+        ref = (int(objects[-1].group(1)), int(objects[-1].group(2))) if objects else None
         head = head[objects[-1].end():] if objects else head
         length = _LENGTH.search(head)
         end = start + int(length.group(1)) if length else -1
         if not length or not data[end:end + 32].lstrip().startswith(b"endstream"):
             end = data.find(b"endstream", start)
             end = end if end >= 0 else len(data)
-        yield start, end, head
+        yield start, end, head, ref
 
 
 def _filters(head: bytes, objects: _ObjectLookup) -> list[bytes]:
@@ -111,7 +123,7 @@ class _ObjectLookup:
 
     def _unpack(self) -> dict[int, bytes]:
         packed: dict[int, bytes] = {}
-        for start, end, head in _streams(self.data):
+        for start, end, head, _ in _streams(self.data):
             if b"/ObjStm" not in head:
                 continue
             spec = _FILTER.search(head)

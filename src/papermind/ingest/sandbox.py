@@ -6,8 +6,9 @@ long-lived worker process (``sandbox_child``) with an address-space limit (RLIMI
 limit per request (RLIMIT_CPU) and a wall-clock deadline; a worker that dies, is killed or
 runs out of memory becomes an ``IngestError`` (or ``InputError`` for a stored file) naming
 the file, the worker is replaced on the next call, and the calling process (the server, a
-batch ``add``, a job) goes on at its own memory. One worker serves the process, one request at
-a time (PDFium is not thread-safe either way); starting it costs one interpreter start, once.
+batch ``add``, a job) goes on at its own memory. A worker answers one request at a time
+(PDFium is not thread-safe either way); the process's workers form a pool with a lane per
+kind of request (``sandbox_pool``), each started on first use (one interpreter start).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import atexit
 import logging
 import os
+import resource
 import select
 import signal
 import subprocess
@@ -24,7 +26,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import TypeAdapter
 
@@ -34,6 +36,9 @@ from papermind.domain import Page, Paper
 from papermind.domain.text_layer import PageWords
 from papermind.errors import IngestError, InputError, NotFoundError, PapermindError
 from papermind.ingest.sandbox_wire import read_message, write_message
+
+if TYPE_CHECKING:
+    from papermind.ingest.sandbox_pool import SandboxPool
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +62,15 @@ class Limits:
 
     @classmethod
     def of(cls, settings: IngestSettings) -> Limits:
-        return cls(settings.worker_memory_mb, settings.worker_cpu_s, settings.worker_timeout_s)
+        return cls(memory_cap_mb(settings.worker_memory_mb), settings.worker_cpu_s,
+                   settings.worker_timeout_s)
+
+
+def memory_cap_mb(wanted_mb: int) -> int:
+    """``wanted_mb``, lowered to this process's own address-space limit: a worker inherits
+    that limit and cannot raise it, so asking for more made every start fail."""
+    own = [v for v in resource.getrlimit(resource.RLIMIT_AS) if v != resource.RLIM_INFINITY]
+    return min([wanted_mb, *(v // 2**20 for v in own)])
 
 
 class Refused(Exception):
@@ -114,7 +127,8 @@ class ParseSandbox:
                 raise error(f"{subject} could not be read: the parser {refused.reason}",
                             hint="a decompression bomb or a damaged file? Raise ingest."
                                  "worker_memory_mb, worker_cpu_s or worker_timeout_s if it is "
-                                 "trusted") from None
+                                 "trusted (the worker's memory is capped at this process's "
+                                 f"own limit: {self.limits.memory_mb} MiB now)") from None
         if header.get("ok"):
             return body
         kind = header.get("error")
@@ -193,17 +207,21 @@ def _start(limits: Limits) -> subprocess.Popen[bytes]:
     return proc
 
 
-_SHARED: dict[Limits, ParseSandbox] = {}
+_SHARED: dict[tuple[Limits, int, tuple[tuple[str, int], ...]], SandboxPool] = {}
 _SHARED_LOCK = threading.Lock()
 
 
-def shared_sandbox(settings: IngestSettings) -> ParseSandbox:
-    """The process's worker for these limits (one per process and limits, reused)."""
+def shared_sandbox(settings: IngestSettings) -> SandboxPool:
+    """The process's pool of workers for these limits and lanes (one per process, reused)."""
+    from papermind.ingest.sandbox_pool import SandboxPool
+
     limits = Limits.of(settings)
+    small = int(settings.small_file_mb * 2**20)
+    key = (limits, small, tuple(sorted(settings.lane_workers.items())))
     with _SHARED_LOCK:
-        if limits not in _SHARED:
-            _SHARED[limits] = ParseSandbox(limits)
-        return _SHARED[limits]
+        if key not in _SHARED:
+            _SHARED[key] = SandboxPool(limits, settings.lane_workers, small)
+        return _SHARED[key]
 
 
 @atexit.register
@@ -232,7 +250,7 @@ class InProcess:
         return page_words(path, pages)
 
 
-def pdf_engine(settings: IngestSettings) -> ParseSandbox | InProcess:
-    """Where this process parses and renders: the shared worker, or in-process when
-    ``ingest.isolated`` is off."""
+def pdf_engine(settings: IngestSettings) -> SandboxPool | InProcess:
+    """Where this process parses and renders: the shared pool of workers, or in-process
+    when ``ingest.isolated`` is off."""
     return shared_sandbox(settings) if settings.isolated else InProcess()

@@ -29,6 +29,9 @@ def main(argv: list[str]) -> int:
     _load()
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     limit = memory_mb * 2**20
+    hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)  # a limit this process inherited cannot be raised
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     while True:
         message = read_message(wire_in)

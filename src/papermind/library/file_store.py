@@ -65,7 +65,9 @@ class FileStore:
         self.root = root
 
     def path(self, name: str) -> Path:
-        return self.root / name
+        """Where ``name`` is kept. A stored name is a plain file name: only its last part is
+        used, so a crafted row (``../x``, an absolute path) cannot point outside the folder."""
+        return self.root / Path(name).name
 
     def stage(self, name: str, data: bytes) -> StagedFile:
         """Write ``data`` under a temporary name that becomes ``name`` on commit."""

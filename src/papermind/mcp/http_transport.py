@@ -1,5 +1,6 @@
 """``papermind mcp --http``: streamable HTTP at ``/mcp``. On loopback a token is optional;
-off loopback it is required (as for `papermind serve`) and checked on every request."""
+off loopback it is required (as for `papermind serve`) and checked on every request. Bodies
+past ``mcp.max_request_kb`` are a 413."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import TYPE_CHECKING
 from starlette.responses import JSONResponse
 
 from papermind.api.security import check_bind
+from papermind.mcp.request_bounds import LimitBody
 
 if TYPE_CHECKING:
     from starlette.types import ASGIApp, Receive, Scope, Send
@@ -40,7 +42,8 @@ def serve_http(server: PapermindServer, host: str, port: int, token: str | None)
     import uvicorn
 
     check_bind(host, token)
-    app: ASGIApp = server.streamable_http_app(host=host)
+    app: ASGIApp = LimitBody(server.streamable_http_app(host=host),
+                             int(server.rt.settings.mcp.max_request_kb * 1024))
     if token:
         app = RequireToken(app, token)
     uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=5)

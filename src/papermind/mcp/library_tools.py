@@ -32,6 +32,7 @@ from papermind.mcp.results import (
 )
 from papermind.mcp.runtime import Runtime
 from papermind.services.export_formats import format_names
+from papermind.services.file_access import allowed_folders, file_inside
 
 PaperId = Annotated[str, Field(min_length=4, max_length=200,
                                description="library id of a paper, or a unique prefix of it")]
@@ -236,6 +237,9 @@ class LibraryTools:
                              "(fetching by DOI or arXiv id is not available yet)")
         if not path.is_absolute():
             raise InputError("give an absolute path (the server's working folder is not yours)")
+        settings = self.rt.settings
+        path = file_inside(path, allowed_folders(settings.mcp.add_folders, settings.home_dir),
+                           ADD_SUFFIXES)
         box = self.rt.container
         added = await self.rt.call(box.library.add_file, path)
         if added.status == "failed" or not added.paper_id:

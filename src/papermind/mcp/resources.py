@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
@@ -14,6 +15,7 @@ from papermind.mcp.errors import resource_errors
 from papermind.mcp.results import cut
 from papermind.mcp.runtime import Runtime
 
+_PAGE = re.compile(r"[0-9]{1,6}")
 LISTED = 200
 """Papers listed as resources at most (newest first); any stored paper can be read."""
 
@@ -43,8 +45,8 @@ def register(server: MCPServer, rt: Runtime) -> None:
     async def page(paper_id: str, n: str) -> str:
         from papermind.services.browse import read_lines
 
-        if not n.isdigit():
-            raise InputError(f"not a page number: {n!r}")
+        if not _PAGE.fullmatch(n):  # ASCII digits: "²".isdigit() is True, int("²") fails
+            raise InputError(f"not a page number: {n[:20]!r}")
         window = await rt.call(lambda: read_lines(rt.container.library.show(paper_id).paper,
                                                   int(n), max_lines=10_000))
         text = "\n".join(f"{ln.n}\t{ln.text}" for ln in window.lines)

@@ -9,6 +9,7 @@ from mcp.types import Resource
 
 from papermind import __version__
 from papermind.mcp import job_tools, library_tools, resources
+from papermind.mcp.request_bounds import bounded_stdin
 from papermind.mcp.runtime import Runtime
 
 if TYPE_CHECKING:
@@ -59,4 +60,5 @@ def serve_stdio(server: PapermindServer) -> None:
         finally:
             await server.rt.close()
 
-    anyio.run(run)
+    with bounded_stdin(int(server.rt.settings.mcp.max_request_kb * 1024)):
+        anyio.run(run)

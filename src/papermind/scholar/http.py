@@ -2,8 +2,9 @@
 
 ``SourceHttp.get(path, params)`` answers the body of a 200, None for a 404 ("no such work"),
 and raises ``SourceDownError`` when the source cannot answer (refused, timed out, 5xx or 429
-after the retries, a malformed body): the caller reports that source as down and carries on
-with the others.
+after the retries, a malformed body, an answer past the size cap, no answer within the
+lookup's total deadline, an address that is not public): the caller reports that source as
+down and carries on with the others. Every request goes through ``transfer.bounded_get``.
 """
 
 from __future__ import annotations
@@ -18,8 +19,17 @@ from typing import Any, NoReturn
 import httpx
 
 from papermind.errors import SourceDownError
+from papermind.scholar.address_guard import AddressGuard, RefusedAddress, shown_url
 from papermind.scholar.cache import CachedResponse, ResponseStore, request_key
 from papermind.scholar.limiter import RateLimiter, backoff, retry_after
+from papermind.scholar.transfer import (
+    Answer,
+    Deadline,
+    DeadlinePassed,
+    TooLarge,
+    TooManyRedirects,
+    bounded_get,
+)
 
 log = logging.getLogger("papermind.scholar")
 _RETRY_STATUS = {429, 500, 502, 503, 504}
@@ -29,13 +39,19 @@ _NO_SUCH_WORK = {400, 404, 410}
 
 @dataclass
 class HttpPolicy:
-    """Timeouts and retries of one source."""
+    """Timeouts, retries and bounds of one source."""
 
     timeout_s: float = 20.0
     max_retries: int = 3
     backoff_base_s: float = 1.0
     max_wait_s: float = 60.0
     min_interval_s: float = 0.0
+    deadline_s: float = 120.0
+    """total time of one lookup or download: retries and rate-limit waits included"""
+    max_body_mb: float = 20.0
+    """longest answer read from a source's API (a PDF has its own cap)"""
+    allow_hosts: tuple[str, ...] = ()
+    """hosts fetched even when they resolve to loopback or private addresses"""
 
 
 @dataclass
@@ -54,11 +70,14 @@ class SourceHttp:
     cached: int = 0
     down: str | None = None
     limiter: RateLimiter = field(init=False)
+    guard: AddressGuard = field(init=False)
     _client: httpx.Client | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.base_url = self.base_url.rstrip("/")
-        self.limiter = RateLimiter(self.policy.min_interval_s, sleep=self.sleep)
+        self.limiter = RateLimiter(self.policy.min_interval_s, sleep=self.sleep,
+                                   max_wait_s=self.policy.max_wait_s)
+        self.guard = AddressGuard.allowing(self.policy.allow_hosts)
 
     def get_json(self, path: str, params: Mapping[str, object] | None = None) -> Any | None:
         """The parsed JSON of a lookup, or None when the source has no such work."""
@@ -84,24 +103,25 @@ class SourceHttp:
 
     def fetch_bytes(self, url: str, *, max_bytes: int) -> bytes | None:
         """A file (an open-access PDF) by absolute URL: not cached; None when that server
-        has no such file, fails, or sends too much (other URLs may still serve it)."""
+        has no such file, fails, sends too much or is not a public address (other URLs may
+        still serve it). Read while streaming: never more than ``max_bytes`` in memory."""
         try:
-            response = self._send(url, {}, url, follow=True, own_params=False)
+            answer = self._send(url, {}, shown_url(url), follow=True, own_params=False,
+                                max_bytes=max_bytes)
         except SourceDownError:
             self.down = None  # one file server failing says nothing of the next one
             return None
-        if response.status_code != 200 or len(response.content) > max_bytes:
-            return None
-        return response.content
+        return answer.body if answer.status == 200 else None
 
     def _fetch(self, path: str, params: dict[str, object], shown: str,
                parse: Callable[[str], object] | None) -> CachedResponse:
-        response = self._send(f"{self.base_url}/{path.lstrip('/')}", params, shown)
-        if response.status_code in _NO_SUCH_WORK:
+        answer = self._send(f"{self.base_url}/{path.lstrip('/')}", params, shown,
+                            max_bytes=int(self.policy.max_body_mb * 2**20))
+        if answer.status in _NO_SUCH_WORK:
             return CachedResponse(404, "")
-        if response.status_code != 200:
-            self._give_up(f"HTTP {response.status_code}")
-        body = response.text
+        if answer.status != 200:
+            self._give_up(f"HTTP {answer.status}")
+        body = answer.text
         if parse is not None:
             try:
                 parse(body)
@@ -109,16 +129,23 @@ class SourceHttp:
                 self._give_up("it answered a malformed body")
         return CachedResponse(200, body)
 
-    def _send(self, url: str, params: dict[str, object], shown: str, *,
-              follow: bool = False, own_params: bool = True) -> httpx.Response:
+    def _send(self, url: str, params: dict[str, object], shown: str, *, max_bytes: int,
+              follow: bool = False, own_params: bool = True) -> Answer:
         fixed = self.params if own_params else {}
         query = {**fixed, **{k: str(v) for k, v in params.items()}}
+        deadline = Deadline(self.policy.deadline_s)
         problem = ""
         for attempt in range(self.policy.max_retries + 1):
+            if self.limiter.delay() >= deadline.left():
+                self._give_up(problem or "rate limited past the lookup's deadline")
             self.limiter.wait()
             started = time.perf_counter()
             try:
-                response = self.client.get(url, params=query, follow_redirects=follow)
+                answer = bounded_get(self.client, url, query, guard=self.guard,
+                                     deadline=deadline, max_bytes=max_bytes,
+                                     timeout_s=self.policy.timeout_s, follow=follow)
+            except (RefusedAddress, TooLarge, DeadlinePassed, TooManyRedirects) as err:
+                self._give_up(str(err.message if isinstance(err, RefusedAddress) else err))
             except httpx.TimeoutException:
                 problem, wait = "timed out", backoff(attempt, self.policy.backoff_base_s)
             except httpx.TransportError as err:
@@ -126,14 +153,14 @@ class SourceHttp:
                     backoff(attempt, self.policy.backoff_base_s)
             else:
                 self.sent += 1
-                self.limiter.observe(response.headers)
+                self.limiter.observe(answer.headers)
                 log.info("scholar lookup", extra={
-                    "source": self.name, "request": shown, "status": response.status_code,
+                    "source": self.name, "request": shown, "status": answer.status,
                     "cached": False, "seconds": round(time.perf_counter() - started, 3)})
-                if response.status_code not in _RETRY_STATUS:
-                    return response
-                problem = f"HTTP {response.status_code}"
-                asked = retry_after(response.headers)
+                if answer.status not in _RETRY_STATUS:
+                    return answer
+                problem = f"HTTP {answer.status}"
+                asked = retry_after(answer.headers)
                 if asked is not None and asked > self.policy.max_wait_s:
                     self._give_up(f"rate limited for {asked:.0f} s")
                 wait = asked if asked is not None else backoff(attempt, self.policy.backoff_base_s)

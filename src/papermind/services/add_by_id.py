@@ -2,7 +2,9 @@
 
 The metadata comes from the scholarly sources, the PDF from arXiv or an open-access location
 they name; then the paper is added as usual and given that metadata (as an import would).
-Without a PDF nothing is stored.
+Without a PDF nothing is stored. Every URL (the one given, the locations the sources name,
+each redirect) must point at a public address unless ``scholar.allow_hosts`` names its host
+(``scholar.address_guard``).
 """
 
 from __future__ import annotations
@@ -90,6 +92,7 @@ class AddByIdService:
 
     def _fetch(self, ident: Identifier, sources: ScholarSources) -> tuple[FoundWork | None, bytes]:
         if ident.kind == "url":
+            sources.files.guard.check(ident.value)  # a clear refusal; nothing is sent
             return None, self._download([ident.value], sources.files, ident)
         if ident.kind == "doi" and ident.value.startswith("10.48550/arxiv."):
             ident = Identifier("arxiv", ident.value.removeprefix("10.48550/arxiv."))

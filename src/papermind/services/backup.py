@@ -6,13 +6,16 @@ then the stored originals and the job reports. Originals are content-addressed a
 before the database row that names them is committed, so every file the snapshot refers to
 exists by the time the files are copied; files added after the snapshot are left out (the
 snapshot does not know them). Caches (page images, models) are not copied: they rebuild.
-Restoring copies the same back into an empty home (or, with ``force``, over an existing one
-that no server is using). PostgreSQL libraries are backed up with ``pg_dump`` (docs/operations.md).
+Restoring verifies the backup first (``backup_check``: SQLite integrity, schema version, file
+names inside the library, no links), stages it beside the live library, swaps it in and
+deletes the old library only once the new one opens; into an empty home, or with ``force``
+over an existing one that no server is using. PostgreSQL libraries are backed up with ``pg_dump`` (docs/operations.md).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sqlite3
 import time
@@ -24,9 +27,18 @@ from papermind import __version__
 from papermind.config import Settings
 from papermind.errors import ConfigError, ConflictError, InputError
 from papermind.library.file_store import TEMP_PREFIX
+from papermind.services.backup_check import (
+    CHECKPOINTS,
+    FILES,
+    LIBRARY,
+    MANIFEST,
+    REPORTS,
+    VerifiedBackup,
+    check_database,
+    read_only,
+    verify_backup,
+)
 
-MANIFEST = "papermind-backup.json"
-LIBRARY, CHECKPOINTS, FILES, REPORTS = "library.sqlite3", "checkpoints.sqlite3", "files", "reports"
 FILE_WAIT_S = 5.0
 
 
@@ -64,23 +76,110 @@ def backup(settings: Settings, dest: Path) -> BackupSummary:
 
 
 def restore(settings: Settings, src: Path, *, force: bool = False) -> BackupSummary:
-    """Copy the backup ``src`` into the home of ``settings`` (empty, unless ``force``)."""
+    """Put the backup ``src`` in place of the library of ``settings`` (an empty home, unless
+    ``force``). The backup is verified first (``backup_check``); it is copied into staging
+    places beside the live ones; then the live library is set aside, the staged one moved in,
+    and the old one deleted only once the new one opens (put back if anything fails)."""
     _embedded_only(settings)
-    if not (src / MANIFEST).is_file() or not (src / LIBRARY).is_file():
-        raise InputError(f"{src}: not a PaperMind backup (no {MANIFEST})")
+    verified = verify_backup(src)
     if settings.db_path.is_file() and not force:
         raise ConflictError(f"{settings.home_dir}: a library is already here",
                             hint="restore into a new --home, or add --force (stop serve first)")
     settings.home_dir.mkdir(parents=True, exist_ok=True)
-    for db in (settings.db_path, settings.checkpoint_path):
-        _clear_beside(db)
-    _snapshot(src / LIBRARY, settings.db_path)
-    if (src / CHECKPOINTS).is_file():
-        _snapshot(src / CHECKPOINTS, settings.checkpoint_path)
-    copied, size = _copy_files(src / FILES, settings.files_dir, None)
-    if (src / REPORTS).is_dir():
-        shutil.copytree(src / REPORTS, settings.home_dir / REPORTS, dirs_exist_ok=True)
+    stamp = f"{os.getpid()}-{time.time_ns()}"
+    plan = _restore_plan(settings, verified)
+    staged: list[Path] = []
+    try:
+        for source, target in plan:
+            staged.append(_staging(target, stamp))
+            _stage(source, staged[-1], verified)
+        _swap(settings, dict(zip(staged, (t for _, t in plan), strict=True)), stamp)
+    finally:
+        for path in staged:
+            _remove(path)
+    copied = len(verified.file_names)
+    size = sum((settings.files_dir / n).stat().st_size for n in verified.file_names)
     return BackupSummary(settings.home_dir, _papers(settings.db_path), copied, size)
+
+
+def _restore_plan(settings: Settings, verified: VerifiedBackup) -> list[tuple[Path, Path]]:
+    """(what of the backup, where it goes) for each part the backup holds."""
+    src = verified.folder
+    plan = [(src / LIBRARY, settings.db_path), (src / FILES, settings.files_dir)]
+    if verified.has_checkpoints:
+        plan.append((src / CHECKPOINTS, settings.checkpoint_path))
+    if verified.has_reports:
+        plan.append((src / REPORTS, settings.home_dir / REPORTS))
+    return plan
+
+
+def _stage(source: Path, target: Path, verified: VerifiedBackup) -> None:
+    """Copy one part of the backup to its staging place (databases by SQLite's backup API,
+    the originals the library names, the reports tree; links are never followed)."""
+    if source.name in (LIBRARY, CHECKPOINTS):
+        _snapshot(source, target, immutable=True)
+        return
+    target.mkdir(parents=True)
+    if source.name == FILES:
+        for name in verified.file_names:
+            shutil.copyfile(source / name, target / name, follow_symlinks=False)
+        return
+    for folder, _, files in os.walk(source, followlinks=False):
+        here = target / Path(folder).relative_to(source)
+        here.mkdir(exist_ok=True)
+        for name in files:
+            if not (Path(folder) / name).is_symlink():
+                shutil.copyfile(Path(folder) / name, here / name, follow_symlinks=False)
+
+
+def _swap(settings: Settings, staged: dict[Path, Path], stamp: str) -> None:
+    """Set the live library aside, move the staged parts in, check the new library opens;
+    on any failure put the old library back as it was."""
+    old = [p for p in _live_parts(settings) if os.path.lexists(p)]
+    moved: list[tuple[Path, Path]] = []
+    placed: list[Path] = []
+    try:
+        for path in old:
+            aside = path.with_name(f".pre-restore-{stamp}-{path.name}")
+            path.rename(aside)
+            moved.append((path, aside))
+        for source, target in staged.items():
+            source.rename(target)
+            placed.append(target)
+        check_database(settings.db_path)
+        _papers(settings.db_path)
+    except BaseException:
+        for target in placed:
+            _remove(target)
+        for path, aside in reversed(moved):
+            aside.rename(path)
+        raise
+    for _, aside in moved:
+        _remove(aside)
+
+
+def _live_parts(settings: Settings) -> list[Path]:
+    """Everything of the live library a restore replaces: both databases with their WAL and
+    journal files, the search indexes built from them, the originals and the reports."""
+    parts = [settings.files_dir, settings.home_dir / REPORTS]
+    for db in (settings.db_path, settings.checkpoint_path):
+        parts += [db, *(db.with_name(db.name + s) for s in ("-wal", "-shm", "-journal"))]
+    parts.append(settings.db_path.with_name(settings.db_path.name + ".bm25"))
+    parts += sorted(settings.home_dir.glob(f"{settings.db_path.name}.*.usearch*"))
+    return parts
+
+
+def _staging(target: Path, stamp: str) -> Path:
+    """A staging place beside ``target`` (same file system: the swap is a rename)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    return target.with_name(f".restore-{stamp}-{target.name}")
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    elif os.path.lexists(path):
+        path.unlink(missing_ok=True)
 
 
 def _embedded_only(settings: Settings) -> None:
@@ -92,25 +191,16 @@ def _embedded_only(settings: Settings) -> None:
                                "(storage.files) with your usual tools; see docs/operations.md")
 
 
-def _snapshot(source: Path, target: Path) -> None:
-    """A consistent copy of the SQLite database ``source`` (online backup API)."""
+def _snapshot(source: Path, target: Path, *, immutable: bool = False) -> None:
+    """A consistent copy of the SQLite database ``source`` (online backup API); a backup's
+    database is read ``immutable`` (a WAL or journal lying beside it is ignored)."""
     partial = target.with_name(target.name + ".partial")
     partial.unlink(missing_ok=True)
-    with closing(sqlite3.connect(f"{source.as_uri()}?mode=ro", uri=True, timeout=30)) as src, \
-            closing(sqlite3.connect(partial)) as dst:
+    source_conn = read_only(source) if immutable else sqlite3.connect(
+        f"{source.as_uri()}?mode=ro", uri=True, timeout=30)
+    with closing(source_conn) as src, closing(sqlite3.connect(partial)) as dst:
         src.backup(dst, pages=1024)
     partial.replace(target)
-
-
-def _clear_beside(db: Path) -> None:
-    """Remove what belongs to the database being replaced: its WAL and journal (their frames
-    would be replayed onto the restored file) and the search indexes built from it (BM25
-    folder, HNSW files: they rebuild from the restored rows)."""
-    for suffix in ("-wal", "-shm", "-journal"):
-        db.with_name(db.name + suffix).unlink(missing_ok=True)
-    shutil.rmtree(db.with_name(db.name + ".bm25"), ignore_errors=True)
-    for index in db.parent.glob(f"{db.name}.*.usearch*"):
-        index.unlink(missing_ok=True)
 
 
 def _stored_files(db: Path) -> set[str]:

@@ -12,7 +12,7 @@ from papermind.config import Settings
 from papermind.domain.check import CheckReport
 from papermind.domain.paper import Paper
 from papermind.domain.scholar import ReferencesReport
-from papermind.errors import InputError
+from papermind.errors import InputError, OfflineError
 from papermind.grounding.paper_check import check_project
 from papermind.ingest.latex_project import read_project
 from papermind.reports.check import to_json
@@ -51,6 +51,16 @@ def scholarly_check(parts: ScholarlyChecks, online: bool) -> ReferenceCheck | No
         return None
     return lambda paper: parts.references.check_paper(paper, online=True,
                                                       paper_id=paper.id or None)
+
+
+def served_scholarly_check(parts: ScholarlyChecks, online: bool) -> ReferenceCheck | None:
+    """As ``scholarly_check``, for a request to the server (API, web, MCP): only
+    scholar.enabled turns the sources on; a client asking ``online`` while it is off gets an
+    OfflineError and nothing is sent (a client cannot override the server's setting)."""
+    if online and not parts.settings.scholar.enabled:
+        raise OfflineError("scholarly sources are off on this server (scholar.enabled is "
+                           "false): nothing was sent", hint="ask without online=true")
+    return scholarly_check(parts, online=False)
 
 
 def check_target(library: Callable[[], LibraryService], target: str, *,

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from papermind.config import Settings
 from papermind.db import SqlDatabase
+from papermind.disk_writes import storage_fault
 from papermind.domain import Paper
 from papermind.library.papers import PaperRecord, PaperRepository
 from papermind.services.library import FileParser, Indexer, LibraryService
@@ -31,7 +32,8 @@ if TYPE_CHECKING:
     from langgraph.checkpoint.base import BaseCheckpointSaver
 
     from papermind.grounding import GroundingEngine
-    from papermind.ingest.sandbox import InProcess, ParseSandbox
+    from papermind.ingest.sandbox import InProcess
+    from papermind.ingest.sandbox_pool import SandboxPool
     from papermind.library.coverage import DenseCoverage
     from papermind.library.embedding_cache import EmbedProgress
     from papermind.library.search import SearchIndex
@@ -94,7 +96,7 @@ class Container:
                         read_words=self.pdf_engine.words)
 
     @cached_property
-    def pdf_engine(self) -> ParseSandbox | InProcess:
+    def pdf_engine(self) -> SandboxPool | InProcess:
         """Where files are parsed and PDF pages rendered: a worker process under the
         ``ingest.worker_*`` limits (shared by every container of this process)."""
         from papermind.ingest.sandbox import pdf_engine
@@ -149,8 +151,20 @@ class Container:
         return LibraryService(self.papers, self.parser, indexer=self.indexer, catalog=self.catalog)
 
     def remove_paper(self, paper_id: str) -> PaperRecord:
-        """Remove a paper (row, file, index entries) and its cached page images."""
-        removed = self.library.remove(paper_id)
+        """Remove a paper (row, file, index entries) and its cached page images. On a full
+        disk (the database cannot even write its delete), what the paper holds outside the
+        database is freed first (cached pages, then its original file) and the remove tried
+        once more: removing is how a user frees space."""
+        try:
+            removed = self.library.remove(paper_id)
+        except Exception as err:
+            if storage_fault(err) is None:
+                raise
+            record = self.papers.record(self.papers.resolve(paper_id))
+            self.page_images.forget(record.id)
+            self.page_text.forget(record.id)
+            record.file.unlink(missing_ok=True)
+            removed = self.library.remove(record.id)
         self.page_images.forget(removed.id)
         self.page_text.forget(removed.id)
         return removed

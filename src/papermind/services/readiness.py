@@ -3,7 +3,8 @@
 Checks: the library database answers a query; the job store (the queue, on PostgreSQL) answers
 one; each model endpoint configured in ``llm.endpoints`` answers ``GET /models`` with its
 model (the bundled local model is not probed: it is a file, not a service). A check that
-fails says why in one line; the server is ready only when all pass.
+fails says why in one line, with any credentials of a URL taken out (``hosts.redact``:
+user:password, api-key and token parameters); the server is ready only when all pass.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 
 from papermind.config import Settings
 from papermind.db import SqlDatabase
+from papermind.hosts import redact
 from papermind.llm.health import check_endpoint
 
 ENDPOINT_TIMEOUT_S = 3.0
@@ -37,7 +39,7 @@ async def readiness(db: SqlDatabase, settings: Settings) -> list[Check]:
     statuses = await asyncio.gather(*[check_endpoint(name, e, ENDPOINT_TIMEOUT_S)
                                       for name, e in endpoints])
     checks += [Check(f"model:{s.endpoint}", s.ok, s.detail) for s in statuses]
-    return checks
+    return [Check(c.name, c.ok, redact(c.detail)) for c in checks]
 
 
 def _query_check(db: SqlDatabase, name: str, sql: str) -> Check:

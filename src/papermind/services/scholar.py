@@ -76,7 +76,9 @@ def build_sources(settings: ScholarSettings, cache: ResponseStore, *,
              headers: dict[str, str] | None = None) -> SourceHttp:
         policy = HttpPolicy(timeout_s=settings.timeout_s, max_retries=settings.max_retries,
                             backoff_base_s=settings.backoff_base_s, max_wait_s=settings.max_wait_s,
-                            min_interval_s=settings.min_interval_s.get(name, 0.0))
+                            min_interval_s=settings.min_interval_s.get(name, 0.0),
+                            deadline_s=settings.deadline_s, max_body_mb=settings.max_answer_mb,
+                            allow_hosts=tuple(settings.allow_hosts))
         return SourceHttp(name, label, base, cache, policy, params=params or {},
                           headers={"User-Agent": agent, **(headers or {})}, sleep=sleep)
 

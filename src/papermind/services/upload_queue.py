@@ -48,14 +48,22 @@ class Upload:
 class UploadQueue:
     """Adds uploaded files to ``library`` one at a time, off the request."""
 
-    def __init__(self, library: LibraryService) -> None:
+    def __init__(self, library: LibraryService, max_waiting: int = 8) -> None:
         self._library = library
+        self.max_waiting = max_waiting
         self._uploads: dict[str, Upload] = {}
         self._lock = threading.Lock()
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="papermind-upload")
 
     def submit(self, data: bytes, name: str) -> Upload:
-        """Queue ``data`` (already size- and type-checked) and return its record at once."""
+        """Queue ``data`` (already size- and type-checked) and return its record at once;
+        refused (a failed record) while ``max_waiting`` files already wait: each holds its
+        bytes in memory until its turn."""
+        with self._lock:
+            waiting = sum(1 for u in self._uploads.values() if u.state == "waiting")
+        if waiting >= self.max_waiting:
+            return self.refused(name, f"{waiting} uploads are already waiting to be added; "
+                                      "try again when they are done")
         upload = Upload(uuid.uuid4().hex, name)
         self._set(upload)
         self._pool.submit(self._add, upload, data)

@@ -59,7 +59,9 @@ async def test_change_must_start_from_the_frozen_score(paper: Paper) -> None:
                                   "to_score": 4, "reason": "weak baselines"}])
     gateway = fake_gateway(script(meta=[wrong, wrong]))
     report = build_report((await run_review(gateway, paper)).state)
-    assert "current score 5" in gateway.calls_for(role="meta")[1].text
+    re_asked = gateway.calls_for(role="meta")[1].text
+    fenced = re_asked.split("<<<PROBLEMS_BEGIN", 1)[1].split("<<<PROBLEMS_END", 1)[0]
+    assert "current score 5" in fenced  # what quotes the model's answer is fenced as data
     assert [c.accepted for c in report.score_changes] == [False]
 
 
