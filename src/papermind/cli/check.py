@@ -53,7 +53,13 @@ def check(
     acronyms (and anonymity, venue requirements).
 
     With --online (or scholar.enabled) the bibliography is also checked against the
-    scholarly sources: entries not found, with a wrong field, or retracted."""
+    scholarly sources: entries not found, with a wrong field, or retracted.
+
+    A LaTeX project (main.tex, its \\input and \\include files, its .bib) is checked at
+    file:line: \\cite keys against the .bib, \\ref against \\label, duplicated and
+    incomplete .bib entries, instructions to reviewers, acronyms, anonymity (--anonymous) and,
+    with --online, each .bib entry against the scholarly sources at its .bib line. Numbers
+    against tables are checked on the compiled PDF."""
     from papermind.services.check_outputs import read_baseline, since_baseline
     from papermind.services.checking import FAIL_LEVELS, check_target, scholarly_check
 
