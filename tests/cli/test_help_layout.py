@@ -82,3 +82,21 @@ def test_command_help_paragraphs_wrap_only_when_full(
     assert paragraphs[0], f"`papermind {' '.join(argv)} --help` shows no description"
     for lines in paragraphs:
         assert_full_lines(lines, 70 - 2, f"`papermind {' '.join(argv)} --help`")
+
+
+@pytest.mark.parametrize("argv", COMMANDS, ids=" ".join)
+def test_help_shows_types_as_command_line_tools_do(cli: CliRunner, argv: list[str]) -> None:
+    """No Python annotations (`<bool>`, `<list[str]>`, `<str>`) and no `{ARG}` in usage."""
+    page = cli(*argv, "--help").out
+    assert page.strip(), argv
+    assert not re.search(r"<(bool|str|int|float|list\[[^\]]*\]|int range|float range)>", page), page
+    usage = next(line for line in page.splitlines() if "Usage:" in line)
+    assert "{" not in usage and "}" not in usage, usage
+
+
+def test_flags_have_no_type_and_values_do() -> None:
+    from papermind.cli.help_types import readable
+
+    assert readable("<bool>") is None and readable("<list[str]>") == "TEXT"
+    assert readable("<int range>") == "INTEGER" and readable("<float>") == "NUMBER"
+    assert readable("NAME") == "NAME"  # a metavar stays as written

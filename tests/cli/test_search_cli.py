@@ -76,3 +76,12 @@ def test_search_help_lists_options(cli: CliRunner) -> None:
     result = cli("search", "--help")
     for option in ("--paper", "--k", "--mode", "--section", "--json"):
         assert option in result.out
+
+
+def test_hits_show_the_papers_title(cli: CliRunner, tmp_path: Path) -> None:
+    a, _ = _library(cli, tmp_path)
+    result = cli("search", "how many annotators labelled the tweets", "--k", "1")
+    assert result.code == 0, result.err
+    assert "Offensive Language in Tweets" in result.out and a[:12] in result.out
+    rows = cli("search", "how many annotators labelled the tweets", "--json", "--k", "1").json()
+    assert rows[0]["title"] == "Offensive Language in Tweets"

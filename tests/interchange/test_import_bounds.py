@@ -115,8 +115,9 @@ def test_a_blob_creator_and_a_5_mb_title_are_one_line_each_and_the_rest_imports(
     assert len(box.papers.record(results["K0000002"].paper_id or "").title) == 2000
 
 
-def test_bibtex_files_outside_the_bib_folder_need_allow_outside(box: Container,
-                                                                tmp_path: Path) -> None:
+def test_bibtex_files_outside_the_bib_folder_need_allow_outside(
+        box: Container, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "user"))  # the home folder is allowed too
     paper_pdf(tmp_path / "outside.pdf", "Counting Tweets With Care")
     fake = tmp_path / "bib" / "fake.pdf"
     fake.parent.mkdir()

@@ -23,7 +23,9 @@ async def test_real_pdfs_over_stdio(cli: CliRunner, home: Path, shared_data: Pat
         window = data(await client.call_tool("read_lines", {"paper_id": ids[1], "page": 2,
                                                             "first_line": 10, "last_line": 30}))
         assert [ln["id"] for ln in window["lines"]] == [f"2:{n}" for n in range(10, 31)]
-        assert window["next"] == {"page": 2, "first_line": 31}
+        assert window["next"] == {"paper_id": ids[1], "page": 2, "first_line": 31}
+        following = data(await client.call_tool("read_lines", window["next"]))  # sent back as is
+        assert following["lines"][0]["id"] == "2:31"
         long_lines = [ln for ln in window["lines"] if len(ln["text"].split()) >= 8]
         first, second = long_lines[0], long_lines[1]
         quote = first["text"]

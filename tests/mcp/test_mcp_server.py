@@ -109,7 +109,13 @@ async def test_bad_ids_and_oversized_requests_are_mcp_errors(
         huge = await client.call_tool("search_library", {"query": "tweets " * 5000})
         assert huge.is_error and "query" in text(huge)
         many = await client.call_tool("search_library", {"query": "tweets", "k": 10_000})
-        assert many.is_error and "k" in text(many)
+        assert many.is_error and "argument 'k'" in text(many) and "10000" in text(many)
+        for wrong in (many, await client.call_tool("read_lines", {"paper_id": library["olid"],
+                                                                   "page": "two"})):
+            assert "pydantic" not in text(wrong) and "http" not in text(wrong), text(wrong)
+            assert "validation error" not in text(wrong) and text(wrong).startswith("bad input")
+        missing = await client.call_tool("read_lines", {"page": 1})
+        assert text(missing) == "bad input: argument 'paper_id' is required"
         # a long range is cut to one bounded window with a cursor, never the whole paper
         window = data(await client.call_tool("read_lines", {
             "paper_id": library["olid"], "page": 1, "first_line": 2, "last_line": 100_000}))

@@ -89,12 +89,56 @@ def test_a_source_that_is_down_is_a_note_not_a_finding(
     assert online(out)[7]["message"] == "bibliography entry 7: not found in OpenAlex: check it"
 
 
-def test_a_latex_project_online_says_where_its_bibliography_is_checked(
-        cli: CliRunner, mocks: Mocks) -> None:
-    project = Path(__file__).parents[1] / "grounding" / "check_fixtures" / "latex"
+BIB = """@inproceedings{vaswani2017,
+  title = {Attention is All you Need},
+  author = {Vaswani, Ashish and Shazeer, Noam and Parmar, Niki and Uszkoreit, Jakob},
+  booktitle = {Advances in Neural Information Processing Systems},
+  year = {2017}
+}
+
+@article{hochreiter1997,
+  title = {Long Short-Term Memory},
+  author = {Hochreiter, Sepp and Schmidhuber, J{\\"u}rgen},
+  journal = {Neural Computation},
+  year = {2001}
+}
+
+@inproceedings{rossi2023,
+  title = {Quantum gradient flows for sparse retrieval augmentation},
+  author = {Rossi, M. and Chen, L.},
+  booktitle = {International Conference on Machine Learning},
+  year = {2023}
+}
+"""
+TEX = """\\documentclass{article}
+\\begin{document}
+Transformers \\cite{vaswani2017}, memories \\cite{hochreiter1997} and flows \\cite{rossi2023}.
+\\bibliography{refs}
+\\end{document}
+"""
+
+
+def test_a_latex_project_online_checks_its_bib_entries_at_their_lines(
+        cli: CliRunner, mocks: Mocks, tmp_path: Path) -> None:
+    project = tmp_path / "paper"
+    project.mkdir()
+    (project / "main.tex").write_text(TEX, encoding="utf-8")
+    (project / "refs.bib").write_text(BIB, encoding="utf-8")
     out = cli("check", project, "--online", "--json").json()
-    assert any("compiled PDF" in n and "--online" in n for n in out["notes"])
-    assert mocks.sent() == 0
+    found = {f["where"]: f for f in out["findings"] if f["kind"] in ONLINE_KINDS}
+    line = {key: i for i, text in enumerate(BIB.splitlines(), start=1)
+            for key in ("hochreiter1997", "rossi2023") if f"{{{key}," in text}
+    changed = found[f"refs.bib:{line['hochreiter1997']}"]
+    invented = found[f"refs.bib:{line['rossi2023']}"]
+    assert changed["kind"] == "reference_mismatch" and "year: cited '2001'" in changed["message"]
+    assert changed["message"].startswith("entry 'hochreiter1997': ")
+    assert changed["source"]["file"] == "refs.bib" and changed["anchor"] is None
+    assert invented["kind"] == "reference_not_found"
+    assert set(found) == {changed["where"], invented["where"]}  # the real entry passes
+    assert not any("bibliography" in note for note in out["notes"])
+    assert mocks.sent() > 0
+    offline = cli("check", project, "--json").json()
+    assert not any(f["kind"] in ONLINE_KINDS for f in offline["findings"])
 
 
 def _settings(home: Path, mocks: Mocks, *, enabled: bool = False) -> Any:

@@ -61,6 +61,9 @@ def test_the_references_tab(home: Path, mocks: Mocks) -> None:
         assert page.text.count('class="ref-verified') == 4
         assert 'class="ref-verified ref-retracted"' in page.text
         assert "year: cited “2001”, found “1997”" in page.text
+        counts = page.text.split('id="ref-counts">', 1)[1].split("</p>", 1)[0]
+        assert counts == ("10 entries: 4 verified, 2 with a field that differs, 3 not found, "
+                          "1 not checked; 1 retracted.")
 
 
 def test_the_references_tab_offline_sends_nothing(home: Path, mocks: Mocks) -> None:

@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from papermind import __version__
+from papermind.cli import help_types
 from papermind.cli.context import CliState, library_home
 from papermind.cli.errors import exit_code
 from papermind.disk_writes import storage_fault
@@ -37,6 +38,7 @@ COMMAND_MODULES = [
     "papermind.cli.backup",
 ]
 
+help_types.install()
 app = typer.Typer(
     name="papermind",
     help="Read, question and pre-review academic papers; every claim points to page and line.",

@@ -25,8 +25,9 @@ def import_library(
     path: Annotated[Path | None, typer.Argument(
         metavar="PATH", help="Zotero data directory (default ~/Zotero) or the .bib file.")] = None,
     allow_outside: Annotated[bool, typer.Option(
-        "--allow-outside", help="Take attachments outside the Zotero folders or the .bib "
-        "file's folder (they must still be PDFs).")] = False,
+        "--allow-outside", help="Take attachments outside the Zotero folders, the .bib "
+        "file's folder, JabRef's file directory and your home folder (they must still be "
+        "PDFs).")] = False,
     as_json: JsonFlag = False,
 ) -> None:
     """Import papers with their metadata, tags and collections from Zotero or a BibTeX file."""
@@ -42,9 +43,12 @@ def import_library(
         state(ctx).console.print(results_table(results))
         counts = {s: sum(r.status == s for r in results) for s in STATUS_STYLE}
         state(ctx).err.print(", ".join(f"{n} {s}" for s, n in counts.items()), highlight=False)
-    failed = [r for r in results if r.status == "failed"]
+    failed = sum(r.status == "failed" for r in results)
     if failed:
-        raise InputError(f"{len(failed)} of {len(results)} items failed; the others were imported")
+        counts = {s: sum(r.status == s for r in results) for s in ("added", "exists", "skipped")}
+        raise InputError(f"{failed} of {len(results)} items failed ({counts['added']} added, "
+                         f"{counts['exists']} already in the library, {counts['skipped']} "
+                         "skipped)")
 
 
 def result_json(result: ImportResult) -> dict[str, object]:

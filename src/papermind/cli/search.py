@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from papermind.cli.context import container, state, wants_json
@@ -63,12 +64,13 @@ def search(
     hits = found.hits
     if found.model:  # on stderr: the JSON on stdout keeps its shape
         state(ctx).err.print(rerank_note(found))
+    titles = box.search.titles(hits)
     if wants_json(ctx, as_json):
-        state(ctx).emit_json([hit_json(h) for h in hits])
+        state(ctx).emit_json([hit_json(h, titles.get(h.paper_id, "")) for h in hits])
     elif not hits:
         state(ctx).console.print("no good match")
     else:
-        state(ctx).console.print(hits_table(hits))
+        state(ctx).console.print(hits_table(hits, titles))
 
 
 def reindex(
@@ -96,24 +98,32 @@ def rerank_note(found: Reranking) -> str:
             f", ${found.cost_usd:.4f}")
 
 
-def hit_json(hit: SearchHit) -> dict[str, Any]:
+def hit_json(hit: SearchHit, title: str = "") -> dict[str, Any]:
     anchor = hit.anchor
-    return {"paper_id": hit.paper_id, "chunk_id": hit.chunk_id, "score": round(hit.score, 6),
+    return {"paper_id": hit.paper_id, "title": title, "chunk_id": hit.chunk_id,
+            "score": round(hit.score, 6),
             "text": hit.text, "section": hit.section, "section_kind": hit.section_kind,
             "anchor": None if anchor is None else {
                 "page": anchor.page, "line_start": anchor.line_start,
                 "line_end": anchor.line_end, "page_end": anchor.page_end}}
 
 
-def hits_table(hits: list[SearchHit]) -> Table:
+def hits_table(hits: list[SearchHit], titles: dict[str, str]) -> Table:
+    """Rank, score, the paper (title and the id prefix that opens it), where, the text."""
     table = Table(show_lines=True)
     for column in ("#", "score", "paper", "where", "text"):
         table.add_column(column, overflow="fold")
     for rank, hit in enumerate(hits, start=1):
         text = hit.text if len(hit.text) <= SNIPPET_CHARS else hit.text[:SNIPPET_CHARS] + "..."
         where = (hit.section or "-") + ("\n" + hit.anchor.label() if hit.anchor else "")
-        table.add_row(str(rank), f"{hit.score:.4f}", hit.paper_id[:10], where, text)
+        title = titles.get(hit.paper_id, "")
+        paper = f"{escape(_short(title))}\n{hit.paper_id[:12]}" if title else hit.paper_id[:12]
+        table.add_row(str(rank), f"{hit.score:.4f}", paper, where, escape(text))
     return table
+
+
+def _short(title: str, limit: int = 60) -> str:
+    return title if len(title) <= limit else title[:limit - 3].rstrip() + "..."
 
 
 @contextmanager

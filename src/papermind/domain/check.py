@@ -6,6 +6,8 @@ source an author edits (``source``: file and line); ``text`` is the paper's own 
 
 from __future__ import annotations
 
+import hashlib
+import re
 from typing import Literal
 
 from pydantic import Field
@@ -68,6 +70,23 @@ class CheckFinding(Frozen):
         if self.source is not None:
             return self.source.label()
         return self.anchor.label() if self.anchor is not None else ""
+
+    def fingerprint(self) -> str:
+        """The same for the same finding in a later draft (``finding_fingerprint``)."""
+        return finding_fingerprint(self.kind, self.source.file if self.source else "",
+                                   self.text, self.message)
+
+
+def finding_fingerprint(kind: str, file: str, text: str, message: str) -> str:
+    """A finding's identity across drafts: kind, file, the text there and the message with
+    any page or line numbers left out (lines move as a draft grows)."""
+    message = _POSITION.sub("", message)
+    key = "\x1f".join([kind, file, " ".join(text.lower().split()), " ".join(message.split())])
+    return hashlib.sha256(key.encode()).hexdigest()[:32]
+
+
+_POSITION = re.compile(r"\b[pl]\.\s*\d+(?:\s*[-–]\s*\d+)?|:\d+\b")
+"""'p. 3', 'l. 12-14', ':14' in a message: where, not what."""
 
 
 class CheckReport(Frozen):

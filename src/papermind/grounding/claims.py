@@ -26,6 +26,7 @@ from papermind.grounding.edits import edits
 from papermind.grounding.facts import PaperFacts, facts_of, references_in
 from papermind.grounding.numbers import number_supported, swapped_numbers
 from papermind.grounding.polarity import polarity_issues
+from papermind.grounding.quantities import differing_values
 from papermind.grounding.restating import Restatement, restatements
 from papermind.grounding.text import compact, fold, norm_token, norm_words, numbers_in
 from papermind.i18n.scripts import squeeze_cjk_spaces
@@ -70,7 +71,7 @@ def check_claim(claim: str, evidence: Evidence, paper: Paper) -> list[Failure]:
     context = " ".join([evidence.matched_text, sentence_window(around, evidence.matched_text)])
     stripped = _AUTHOR_YEAR.sub(" ", _STRUCTURE.sub(" ", claim))
     pairs = restatements(claim, evidence.matched_text)  # 'Table 2' on both sides aligns
-    failures += _number_failures(stripped, pairs, numbers_in(context))
+    failures += _number_failures(stripped, pairs, numbers_in(context), evidence.matched_text)
     failures += _name_failures(stripped, context, facts, pairs, evidence.matched_text)
     failures += [Failure(i.reason, i.contradicts)
                  for pair in pairs for i in polarity_issues(pair.claim, pair.text)]
@@ -106,15 +107,34 @@ def named_terms(text: str) -> list[str]:
     return list(terms)
 
 
-def _number_failures(claim: str, pairs: list[Restatement], have: list[str]) -> list[Failure]:
-    swapped = [s for pair in pairs for s in swapped_numbers(pair.claim, pair.text)]
+def _number_failures(claim: str, pairs: list[Restatement], have: list[str],
+                     cited: str) -> list[Failure]:
+    """A number swapped where the claim restates the text, or given for the quantity a cited
+    number counts, contradicts it; any other number the text lacks is not enough."""
+    unsupported = [n for n in dict.fromkeys(numbers_in(claim)) if not number_supported(n, have)]
+    swapped = dict.fromkeys([*(s for pair in pairs for s in swapped_numbers(pair.claim, pair.text)),
+                             *_other_values(claim, pairs, cited, unsupported)])
     failures = [Failure(f"the claim says {a} where the cited text says {b}", True)
                 for a, b in swapped]
-    said = {a for a, _ in swapped}
+    said = {a.replace(",", "") for a, _ in swapped}
     failures += [Failure(f"the number {n} is not in the cited text or around it")
-                 for n in dict.fromkeys(numbers_in(claim))
-                 if n not in said and not number_supported(n, have)]
+                 for n in unsupported if n.replace(",", "") not in said]
     return failures
+
+
+def _other_values(claim: str, pairs: list[Restatement], cited: str,
+                  unsupported: list[str]) -> list[tuple[str, str]]:
+    """Unsupported claim numbers for which the cited text gives another value of the same
+    quantity: in a restated sentence (two words of what it counts in common), else in the
+    cited text (three)."""
+    if not unsupported:
+        return []
+    keys = norm_words(claim)
+    found = [d for pair in pairs for d in differing_values(pair.claim, pair.text)]
+    if not found:
+        found = differing_values(keys, norm_words(cited), min_shared=3)
+    wanted = {n.replace(",", "") for n in unsupported}
+    return [(a, b) for a, b in found if a.replace(",", "") in wanted]
 
 
 def _name_failures(claim: str, context: str, facts: PaperFacts,

@@ -42,12 +42,12 @@ def swapped_numbers(claim: list[str], text: list[str]) -> list[tuple[str, str]]:
         if len(ours) != len(theirs):
             continue
         found += [(a, b) for a, b in zip(ours, theirs, strict=True)
-                  if _comparable(a, b) and not number_supported(a, [b])
+                  if comparable(a, b) and not number_supported(a, [b])
                   and not number_supported(b, [a])]
     return found
 
 
-def _comparable(a: str, b: str) -> bool:
+def comparable(a: str, b: str) -> bool:
     """Two values, or two labels ('4.2.2'); a label next to a value ('12.0.3': a number with
     a footnote mark) is not a swap."""
     return (_value(a)[0] is None) == (_value(b)[0] is None)

@@ -3,9 +3,11 @@
 Reading keeps every good entry and reports each block the parser could not read (or a
 duplicate key) with its 1-based line number. PDF paths come from the ``file`` field in the
 forms reference managers write: JabRef's ``Description:path:Type`` list (``;``-separated,
-``\\:`` escaping a drive colon), Zotero/Better BibTeX's plain path, or a bare path; relative
-paths are taken from the .bib file's folder. Writing goes through the same library, so an
-exported file parses back to the same fields.
+``\\:`` escaping a drive colon), Zotero/Better BibTeX's plain path, or a bare path. An
+attachment that is a URL stays a URL (never a path). Relative paths are taken from JabRef's
+``fileDirectory`` (its ``@Comment{jabref-meta: ...}`` block, itself relative to the .bib file)
+where the file sets one, else from the .bib file's folder. Writing goes through the same
+library, so an exported file parses back to the same fields.
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ _AND = re.compile(r"\s+and\s+", re.IGNORECASE)
 _UNESCAPED = re.compile(r"(?<!\\)[;]")
 _COLON = re.compile(r"(?<!\\):")
 _BRACE_MACRO = {"{": "{\\textbraceleft}", "}": "{\\textbraceright}"}
+URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+"""An attachment that is a web address, not a file ('http://arxiv.org/pdf/...')."""
+_FILE_DIRECTORY = re.compile(r"jabref-meta:\s*fileDirectory(?:Latex)?(?:-[^:]*)?:((?:[^;\\]|\\.)*);")
 
 
 def _latex_context() -> Any:
@@ -45,16 +50,21 @@ _SPECIAL = re.compile(r"(?<!\\)[&%#_$]")
 
 @dataclass
 class BibtexFile:
-    """The entries of one .bib file and the blocks that could not be read."""
+    """The entries of one .bib file, the blocks that could not be read, and the folders its
+    JabRef metadata names for attachments."""
 
     items: list[ImportedItem] = field(default_factory=list)
     problems: list[ImportProblem] = field(default_factory=list)
+    file_dirs: list[Path] = field(default_factory=list)
 
 
 def read_bibtex(text: str, *, base_dir: Path) -> BibtexFile:
-    """Parse ``text``; relative ``file`` paths are resolved against ``base_dir``."""
+    """Parse ``text``; relative ``file`` paths are resolved against JabRef's
+    ``fileDirectory`` when the file names one, else against ``base_dir``."""
     library = bibtexparser.parse_string(text)
-    out = BibtexFile()
+    dirs = file_directories(text, base_dir)
+    out = BibtexFile(file_dirs=dirs)
+    bases = [*dirs, base_dir]
     for block in library.failed_blocks:
         line = (block.start_line or 0) + 1
         key = getattr(block, "key", None) or f"line {line}"
@@ -63,14 +73,14 @@ def read_bibtex(text: str, *, base_dir: Path) -> BibtexFile:
     for entry in library.entries:
         line = (entry.start_line or 0) + 1
         try:
-            out.items.append(_item(entry, base_dir, line))
+            out.items.append(_item(entry, bases, line))
         except BadValue as err:
             out.problems.append(ImportProblem(key=entry.key[:LABEL_CHARS], line=line,
                                               reason=f"line {line}: {err}"))
     return out
 
 
-def _item(entry: model.Entry, base_dir: Path, line: int) -> ImportedItem:
+def _item(entry: model.Entry, bases: list[Path], line: int) -> ImportedItem:
     """One entry, its values bounded (a cut value is noted on the item)."""
     notes: list[str] = []
     values = {k.lower(): text_value(f.value, f"field {k.lower()!r}", limit_for(k), notes)
@@ -78,7 +88,7 @@ def _item(entry: model.Entry, base_dir: Path, line: int) -> ImportedItem:
     return ImportedItem(
         source="bibtex", key=entry.key[:LABEL_CHARS],
         metadata=entry_metadata(entry.entry_type, values),
-        files=file_paths(values.get("file", ""), base_dir), tags=_split_list(
+        files=file_paths(values.get("file", ""), *bases), tags=_split_list(
             values.get("keywords", "")), collections=_split_list(values.get("groups", "")),
         line=line, notes=notes)
 
@@ -110,8 +120,22 @@ def split_names(value: str) -> list[Person]:
     return people
 
 
-def file_paths(value: str, base_dir: Path) -> list[str]:
-    """PDF paths of a ``file`` field (JabRef list, Zotero/Better BibTeX or plain path)."""
+def file_directories(text: str, base_dir: Path) -> list[Path]:
+    """The attachment folders JabRef records in the file (``fileDirectory``, per-user
+    ``fileDirectory-user-host`` and ``fileDirectoryLatex``), relative ones from ``base_dir``."""
+    dirs: list[Path] = []
+    for match in _FILE_DIRECTORY.finditer(text):
+        raw = match.group(1).replace("\\:", ":").replace("\\\\", "\\").strip()
+        if raw and not URL.match(raw):
+            folder = Path(raw).expanduser()
+            dirs.append(folder if folder.is_absolute() else base_dir / folder)
+    return list(dict.fromkeys(dirs))
+
+
+def file_paths(value: str, base_dir: Path, *more: Path) -> list[str]:
+    """PDF attachments of a ``file`` field (JabRef list, Zotero/Better BibTeX or plain
+    path), in order: paths and URLs as written; a relative path from the first of
+    ``base_dir, *more`` that holds it (else from ``base_dir``)."""
     paths = []
     for part in (p.strip() for p in _UNESCAPED.split(value)):
         if not part:
@@ -122,9 +146,14 @@ def file_paths(value: str, base_dir: Path) -> list[str]:
         else:
             path, kind = part, ""
         path = path.replace("\\:", ":").replace("\\\\", "\\").strip()
-        if path and ("pdf" in kind.lower() or path.lower().endswith(".pdf")):
+        if path and URL.match(path) and ("pdf" in kind.lower() or "pdf" in path.lower()):
+            paths.append(path)
+        elif path and ("pdf" in kind.lower() or path.lower().endswith(".pdf")):
             resolved = Path(path).expanduser()
-            paths.append(str(resolved if resolved.is_absolute() else base_dir / resolved))
+            if not resolved.is_absolute():
+                resolved = next((d / resolved for d in (base_dir, *more) if (d / resolved).is_file()),
+                                base_dir / resolved)
+            paths.append(str(resolved))
     return paths
 
 

@@ -23,6 +23,7 @@ from papermind.library.embedders import Embedder
 from papermind.library.embedding_cache import EmbedProgress
 from papermind.library.fulltext import SearchFilters
 from papermind.library.fusion import FusionMethod, fuse, fuse_with
+from papermind.library.match_support import DENSE_MARGIN, TOP, single_shared_word
 from papermind.library.ports import DenseIndex, search_backend
 from papermind.library.query import QueryPlan, analyse, plain_plan
 from papermind.library.rerank import Reranker
@@ -187,8 +188,9 @@ class SearchIndex:
         depth = max(self.options.candidates, k, self.options.rerank_depth if self.reranker
                     else 0)
         scored, best_dense = self._ranked(plan, mode, depth, filters)
-        if best_dense is not None and not paper_ids and self._nothing_close(plan, best_dense,
-                                                                            filters):
+        if best_dense is not None and not paper_ids and (
+                self._nothing_close(plan, best_dense, filters)
+                or mode == "hybrid" and self._only_a_word(query, scored, best_dense)):
             return []  # nothing in the library is close: "no good match", not ten weak hits
         hits = self._hits(scored[:depth] if self.reranker else scored[:k])
         if self.reranker is not None and hits:
@@ -214,14 +216,27 @@ class SearchIndex:
 
     def _below_floor(self, best: float) -> bool:
         """Whether ``best``, the top dense cosine of a library-wide search, is under the floor
-        (a floor of 0 or less is off; the library's size is looked up only when the floor
-        depends on it and matters)."""
+        (a floor of 0 or less is off)."""
+        floor = self._floor_for(best)
+        return floor > 0 and best < floor
+
+    def _floor_for(self, best: float) -> float:
+        """The floor that applies to ``best`` (the library's size is looked up only when the
+        floor depends on it and matters)."""
         floor = self.floor
         if not isinstance(floor, (int, float)):  # the size matters only between the ends
             low, high = min(f for _, f in floor), max(f for _, f in floor)
             floor = low if best < low else high if best >= high else \
                 floor_at(floor, self.vectors.count())
-        return floor > 0 and best < floor
+        return float(floor)
+
+    def _only_a_word(self, query: str, scored: list[tuple[int, float]], best: float) -> bool:
+        """Whether the top hits share only one word with the query and the dense side does
+        not stand out over the floor (``match_support``); off with the floor."""
+        floor = self._floor_for(best + DENSE_MARGIN)
+        if floor <= 0 or best >= floor + DENSE_MARGIN:
+            return False
+        return single_shared_word(query, [h.text for h in self._hits(scored[:TOP])])
 
     def _ranked(self, plan: QueryPlan, mode: SearchMode, depth: int,
                 filters: SearchFilters) -> tuple[list[tuple[int, float]], float | None]:

@@ -34,10 +34,22 @@ def message(err: errors.PapermindError) -> str:
     return f"{kind}: {err}"
 
 
-def _invalid(err: ValidationError) -> str:
-    first = err.errors()[0]
-    where = ".".join(str(part) for part in first["loc"])
-    return f"bad input: {where + ': ' if where else ''}{first['msg']}"
+def invalid(err: ValidationError) -> str:
+    """A validation error in plain words, naming the argument: "bad input: argument 'k':
+    input should be less than or equal to 200 (got 10000)" (no pydantic class or URL)."""
+    parts = []
+    for problem in err.errors(include_url=False)[:3]:
+        where = ".".join(str(part) for part in problem["loc"])
+        what = "is required" if problem["type"] == "missing" else \
+            problem["msg"][:1].lower() + problem["msg"][1:]
+        got = "" if problem["type"] == "missing" else f" (got {_shown(problem.get('input'))})"
+        parts.append(f"argument '{where}' {what}{got}" if where else f"{what}{got}")
+    return "bad input: " + "; ".join(parts)
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def tool_errors(fn: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
@@ -55,7 +67,7 @@ def _as_tool_error(err: Exception) -> Exception | None:
     if isinstance(err, errors.PapermindError):
         return ToolError(message(err))
     if isinstance(err, ValidationError):
-        return ToolError(_invalid(err))
+        return ToolError(invalid(err))
     return None
 
 

@@ -150,9 +150,11 @@ class LibraryTools:
             if used > self.rt.limit and lines:
                 break
             lines.append(LineOut(id=f"{ln.page}:{ln.n}", page=ln.page, line=ln.n, text=ln.text))
-        cursor = (Cursor(page=page, first_line=lines[-1].line + 1) if len(lines) < len(window.lines)
+        pid = window.paper.id
+        cursor = (Cursor(paper_id=pid, page=page, first_line=lines[-1].line + 1)
+                  if len(lines) < len(window.lines)
                   else None if window.next_page is None or window.next_line is None
-                  else Cursor(page=window.next_page, first_line=window.next_line))
+                  else Cursor(paper_id=pid, page=window.next_page, first_line=window.next_line))
         result = LinesResult(paper_id=window.paper.id, title=window.paper.title, page=page,
                              lines=lines, next=cursor, pages=len(window.paper.pages))
         text = "\n".join(f"{ln.id}  {ln.text}" for ln in lines) or f"page {page} has no text lines"

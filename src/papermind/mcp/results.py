@@ -104,6 +104,9 @@ class LineOut(BaseModel):
 
 
 class Cursor(BaseModel):
+    """read_lines' arguments for the next window: send them back as they are."""
+
+    paper_id: str
     page: int
     first_line: int
 
@@ -113,8 +116,8 @@ class LinesResult(BaseModel):
     title: str
     page: int
     lines: list[LineOut]
-    next: Cursor | None = Field(description="where to continue reading (read_lines with these "
-                                "page and first_line); null at the end of the paper")
+    next: Cursor | None = Field(description="where to continue reading: read_lines with these "
+                                "arguments as they are; null at the end of the paper")
     pages: int = Field(description="pages in the paper")
 
 

@@ -5,10 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import Resource
+from pydantic import ValidationError
 
 from papermind import __version__
 from papermind.mcp import job_tools, library_tools, resources
+from papermind.mcp.errors import invalid
 from papermind.mcp.request_bounds import bounded_stdin
 from papermind.mcp.runtime import Runtime
 
@@ -33,6 +36,17 @@ class PapermindServer(MCPServer[Any]):
 
     async def list_resources(self) -> list[Resource]:
         return [*await super().list_resources(), *await resources.listed(self.rt)]
+
+    async def call_tool(self, name: str, arguments: dict[str, Any],
+                        context: Any = None) -> Any:
+        """The SDK's call, with arguments that fail the tool's schema told in plain words
+        naming the argument (the SDK would send pydantic's text and a URL)."""
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as err:
+            if isinstance(err.__cause__, ValidationError):
+                raise ToolError(invalid(err.__cause__)) from err.__cause__
+            raise
 
 
 TOOL_SETS = (library_tools.LibraryTools, job_tools.JobTools)

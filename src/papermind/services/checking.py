@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -14,6 +15,7 @@ from papermind.domain.paper import Paper
 from papermind.domain.scholar import ReferencesReport
 from papermind.errors import InputError, OfflineError
 from papermind.grounding.paper_check import check_project
+from papermind.grounding.paper_check.scholarly import bib_references
 from papermind.ingest.latex_project import read_project
 from papermind.reports.check import to_json
 from papermind.services.library import LibraryService
@@ -26,8 +28,6 @@ from papermind.services.paper_checks import (
 from papermind.services.verification import load_paper
 
 FAIL_LEVELS = ("none", "low", "medium", "high")
-PROJECT_ONLINE_NOTE = ("the bibliography of a LaTeX project is checked against the scholarly "
-                        "sources on the compiled PDF (papermind check main.pdf --online)")
 
 
 class ScholarlyChecks(Protocol):
@@ -74,9 +74,11 @@ def check_target(library: Callable[[], LibraryService], target: str, *,
     if path.is_dir() or path.suffix.lower() == ".tex":
         if not path.exists():
             raise InputError(f"no such file: {target}")
-        report = check_project(read_project(path), options)
-        return report if references is None else \
-            report.model_copy(update={"notes": [*report.notes, PROJECT_ONLINE_NOTE]})
+        project = read_project(path)
+        if references is not None:  # the .bib entries, looked up as a paper's references
+            options = replace(options, scholarly=references(
+                Paper(id="", source_name=project.main, references=bib_references(project))))
+        return check_project(project, options)
     return check_loaded(load_paper(library(), target), options, references)
 
 

@@ -5,8 +5,11 @@ item's metadata (title, authors, year, venue, DOI, arXiv id), tags and collectio
 keeps the source's key. Items without a PDF are reported as ``skipped``; unreadable ones as
 ``failed`` with the reason (and the line, for BibTeX). Attachments are taken only from the
 folders the user pointed at (Zotero's ``storage/`` and linked-file base folder; the .bib
-file's folder) unless outside paths are allowed, and only when they really are PDFs. Finished items are logged, so running
-the same import again adds nothing and an interrupted one resumes where it stopped.
+file's folder, JabRef's ``fileDirectory`` and the user's home, where JabRef and Better BibTeX
+write absolute paths) unless outside paths are allowed, and only when they really are PDFs.
+An item's attachments are tried in order; a URL is passed over with a reason (nothing is
+fetched). Finished items are logged, so running the same import again adds nothing and an
+interrupted one resumes where it stopped.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from papermind.domain.works import ImportedItem, ImportProblem, WorkMetadata
 from papermind.errors import InputError
 from papermind.ingest.identifiers import normalize_arxiv, normalize_doi
 from papermind.interchange.attachment_gate import refusal
-from papermind.interchange.bibtex import read_bibtex
+from papermind.interchange.bibtex import URL, read_bibtex
 from papermind.interchange.zotero import read_zotero
 from papermind.interchange.zotero_prefs import base_folder
 from papermind.library.import_log import ImportLog
@@ -96,22 +99,18 @@ class ImportService:
             return _replace(base, status="exists", paper_id=done, reason="imported before")
         if not item.files:
             return _replace(base, status="skipped", reason="no PDF attachment")
-        present = [f for f in item.files if Path(f).is_file()]
-        if not present:
-            problem = not_a_file(item.files[0])
-            return _replace(base, reason=f"PDF not found: {item.files[0]}"
-                            if problem in (None, "no such file") else
-                            f"the PDF attachment {item.files[0]} {problem}")
-        refused = refusal(Path(present[0]), read.roots, allow_outside=read.allow_outside)
-        if refused is not None:
-            return _replace(base, reason=refused, file=present[0])
-        added = self.library.add_file(Path(present[0]))
+        chosen, passed = _first_attachment(item.files, read)
+        if chosen is None:
+            only_urls = all(URL.match(f) for f in item.files)
+            return _replace(base, status="skipped" if only_urls else "failed",
+                            reason="; ".join(passed), file=item.files[0])
+        added = self.library.add_file(chosen)
         if added.status == "failed" or added.paper_id is None:
-            return _replace(base, reason=added.reason, file=present[0])
+            return _replace(base, reason=added.reason, file=str(chosen))
         version_of = self.apply(item, added.paper_id) or added.version_of
         self.log.mark(item.source, read.origin, item.key, added.paper_id)
-        return _replace(base, status=added.status, paper_id=added.paper_id, file=present[0],
-                        version_of=version_of)
+        return _replace(base, status=added.status, paper_id=added.paper_id, file=str(chosen),
+                        version_of=version_of, reason="; ".join([*item.notes, *passed]))
 
     def apply(self, item: ImportedItem, paper_id: str) -> str | None:
         """The item's metadata, tags and collections on the stored paper (idempotent)."""
@@ -145,9 +144,30 @@ class ImportService:
                 raise InputError(f"{path}: no such file")
             text = path.read_text(encoding="utf-8", errors="replace")
             parsed = read_bibtex(text, base_dir=path.resolve().parent)
-            return ImportSource(parsed.items, parsed.problems, str(path.resolve()),
-                                (path.resolve().parent,), allow_outside)
+            roots = (path.resolve().parent, *parsed.file_dirs, Path.home())
+            return ImportSource(parsed.items, parsed.problems, str(path.resolve()), roots,
+                                allow_outside)
         raise InputError(f"unknown import source {source!r} (use {' or '.join(SOURCES)})")
+
+
+def _first_attachment(files: list[str], read: ImportSource) -> tuple[Path | None, list[str]]:
+    """The first attachment that may be imported, in the item's order, and why each one
+    before it was passed over (a URL is not fetched; a missing, outside or non-PDF file)."""
+    passed: list[str] = []
+    for name in files:
+        if URL.match(name):
+            passed.append(f"URL attachment not fetched: {name}")
+            continue
+        if not Path(name).is_file():
+            problem = not_a_file(name)
+            passed.append(f"PDF not found: {name}" if problem in (None, "no such file")
+                          else f"the PDF attachment {name} {problem}")
+            continue
+        refused = refusal(Path(name), read.roots, allow_outside=read.allow_outside)
+        if refused is None:
+            return Path(name), passed
+        passed.append(refused)
+    return None, passed
 
 
 def _merged(imported: WorkMetadata, parsed: WorkMetadata) -> WorkMetadata:

@@ -174,6 +174,14 @@ class SearchService:
                          mode=mode)
         return result
 
+    def titles(self, hits: Sequence[SearchHit]) -> dict[str, str]:
+        """paper id -> title (else its file name) of the papers ``hits`` come from."""
+        out: dict[str, str] = {}
+        for paper_id in dict.fromkeys(h.paper_id for h in hits):
+            record = self.papers.record(paper_id)
+            out[paper_id] = record.title or record.source_name
+        return out
+
     def reindex(self, *, on_paper: PaperProgress | None = None,
                 on_embed: EmbedProgress | None = None) -> ReindexResult:
         """Rebuild every paper's chunks; embeddings already cached are reused."""

@@ -22,7 +22,7 @@ from papermind.grounding.paper_check.latex import (
     latex_findings,
 )
 from papermind.grounding.paper_check.numbers import number_check_findings
-from papermind.grounding.paper_check.scholarly import scholarly_findings
+from papermind.grounding.paper_check.scholarly import project_findings, scholarly_findings
 from papermind.grounding.paper_check.spots import Spot, paper_spots
 from papermind.grounding.paper_check.venues import (
     Venue,
@@ -106,6 +106,12 @@ def _scholarly(given: PaperInput) -> Found:
     return scholarly_findings(given.paper, given.options.scholarly)
 
 
+def _scholarly_project(given: ProjectInput) -> Found:
+    if given.options.scholarly is None:
+        return [], []
+    return project_findings(given.project, given.options.scholarly)
+
+
 def _anonymous(found: Callable[[list[Spot]], list[CheckFinding]]) -> Callable[..., Found]:
     def check(given: PaperInput | ProjectInput) -> Found:
         return (found(given.spots) if given.options.anonymous else []), []
@@ -131,7 +137,7 @@ CHECKS: tuple[CheckKind, ...] = (
     CheckKind("author_block", on_project=lambda g: _only(
         author_block(g.project) if g.options.anonymous else [])),
     CheckKind("venue", on_paper=_venue_on_paper, on_project=_venue_on_project),
-    CheckKind("scholarly", on_paper=_scholarly),
+    CheckKind("scholarly", on_paper=_scholarly, on_project=_scholarly_project),
 )
 """Every model-free check, in report order. A new check is a function and one row here."""
 
