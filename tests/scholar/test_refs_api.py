@@ -27,6 +27,8 @@ def test_references_over_http(home: Path, mocks: Mocks) -> None:
         paper_id = client.post("/api/papers", files={"file": ("p.md", PAPER.encode())}).json()["id"]
         report = client.get(f"/api/papers/{paper_id[:10]}/references").json()
         assert report["paper_id"] == paper_id
+        again = client.get(f"/api/papers/{paper_id}/references?online=true").json()
+        assert again["references"] == report["references"]
         assert {r["index"]: r["status"] for r in report["references"]} == \
             {i: status for i, (status, _, _) in EXPECTED.items()}
         assert client.get("/api/papers/feedface00/references").status_code == 404
@@ -36,10 +38,12 @@ def test_references_are_refused_offline(home: Path, mocks: Mocks) -> None:
     with serve(create_app(_settings(home, mocks, False))) as base, \
             httpx.Client(base_url=base, timeout=60) as client:
         paper_id = client.post("/api/papers", files={"file": ("p.md", PAPER.encode())}).json()["id"]
-        refused = client.get(f"/api/papers/{paper_id}/references")
-        assert refused.status_code == 409
-        assert refused.headers["content-type"].startswith("application/problem+json")
-        assert "scholarly sources are off" in refused.json()["detail"]
+        for asked in ("", "?online=true"):  # a client cannot override the server's setting
+            refused = client.get(f"/api/papers/{paper_id}/references{asked}")
+            assert refused.status_code == 409
+            assert refused.headers["content-type"].startswith("application/problem+json")
+            assert "scholarly sources are off on this server" in refused.json()["detail"]
+            assert "--online" not in refused.text  # a CLI flag means nothing to an API client
     assert mocks.sent() == 0
 
 

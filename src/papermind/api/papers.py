@@ -22,6 +22,7 @@ from papermind.api.schemas import (
 )
 from papermind.errors import IngestError
 from papermind.services.checking import check_stored_json, served_scholarly_check
+from papermind.services.scholar import require_served_online
 from papermind.services.uploads import read_limited, safe_name, sniff
 from papermind.services.verification import verify, verify_json
 
@@ -92,7 +93,12 @@ async def verify_claim(paper_id: str, body: VerifyRequest,
 
 @router.get("/{paper_id}/references", summary="Check the paper's bibliography against the "
             "scholarly sources (needs scholar.enabled; answers are cached in the library)")
-async def check_references(paper_id: str, container: ContainerDep) -> ReferencesOut:
+async def check_references(paper_id: str, container: ContainerDep,
+                           online: bool = Query(False, description="check against the "
+                                                "scholarly sources (as check's online=true: "
+                                                "needs scholar.enabled on the server)"),
+                           ) -> ReferencesOut:
+    require_served_online(container.settings.scholar)  # online=true cannot override it
     report = await run_in_threadpool(container.references.check, paper_id, files=False)
     return ReferencesOut.model_validate(report.to_json())
 

@@ -13,7 +13,7 @@ from papermind.config import Settings
 from papermind.domain.check import CheckReport
 from papermind.domain.paper import Paper
 from papermind.domain.scholar import ReferencesReport
-from papermind.errors import InputError, OfflineError
+from papermind.errors import InputError
 from papermind.grounding.paper_check import check_project
 from papermind.grounding.paper_check.scholarly import bib_references
 from papermind.ingest.latex_project import read_project
@@ -25,6 +25,7 @@ from papermind.services.paper_checks import (
     check_options,
     check_stored,
 )
+from papermind.services.scholar import require_served_online
 from papermind.services.verification import load_paper
 
 FAIL_LEVELS = ("none", "low", "medium", "high")
@@ -57,9 +58,8 @@ def served_scholarly_check(parts: ScholarlyChecks, online: bool) -> ReferenceChe
     """As ``scholarly_check``, for a request to the server (API, web, MCP): only
     scholar.enabled turns the sources on; a client asking ``online`` while it is off gets an
     OfflineError and nothing is sent (a client cannot override the server's setting)."""
-    if online and not parts.settings.scholar.enabled:
-        raise OfflineError("scholarly sources are off on this server (scholar.enabled is "
-                           "false): nothing was sent", hint="ask without online=true")
+    if online:
+        require_served_online(parts.settings.scholar)
     return scholarly_check(parts, online=False)
 
 

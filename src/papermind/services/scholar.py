@@ -66,6 +66,16 @@ def require_online(settings: ScholarSettings, online: bool) -> None:
                           hint=OFFLINE_HINT)
 
 
+def require_served_online(settings: ScholarSettings) -> None:
+    """For a request to the server (API, web, MCP): OfflineError unless the server's
+    operator turned the sources on; a client's ``online=true`` cannot override that."""
+    if not settings.enabled:
+        raise OfflineError("scholarly sources are off on this server (scholar.enabled is "
+                           "false): nothing was sent",
+                           hint="ask without online=true, or have the server's operator set "
+                                "scholar.enabled (PAPERMIND_SCHOLAR__ENABLED=true)")
+
+
 def build_sources(settings: ScholarSettings, cache: ResponseStore, *,
                   sleep: Callable[[float], None] = time.sleep) -> ScholarSources:
     """Every configured source, sharing the library's response cache."""
