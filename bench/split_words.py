@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import argparse
 import re
-import unicodedata
 import shutil
 import subprocess
 import sys
+import unicodedata
 from collections import Counter
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
