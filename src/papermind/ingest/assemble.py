@@ -29,6 +29,7 @@ from papermind.ingest.identifiers import find_identifiers
 from papermind.ingest.layout import FlowLine, LaidOutPage, RawFinding
 from papermind.ingest.metadata import front_matter, inline_abstract, venue_year
 from papermind.ingest.normalize import Vocabulary, join_lines
+from papermind.ingest.word_spaces import close_split_words
 from papermind.ingest.pipe_tables import pipe_tables
 from papermind.ingest.references import parse_entry, split_entries, surname
 from papermind.ingest.sections import Heading, find_headings
@@ -230,6 +231,8 @@ def _findings(raw: Sequence[RawFinding], pages: Sequence[LaidOutPage]) -> list[F
 def build_paper(pages: list[LaidOutPage], findings: Sequence[RawFinding], *, paper_id: str,
                 source_name: str, source_type: SourceType, warnings: Sequence[str] = ()) -> Paper:
     """The full Paper from pages whose flow lines are already in reading order."""
+    if source_type == "pdf":
+        close_split_words([ln for p in pages for ln in (*p.lines, *p.furniture)])
     domain_pages = _pages(pages)
     flat = [line for page in pages for line in page.lines]
     body = body_font_size(flat)
