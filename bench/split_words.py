@@ -162,7 +162,7 @@ def measure(pdf: Path, paper: Paper, tally: Tally) -> bool:
     for block in [*paper.paragraphs, *paper.captions]:
         pages_of = {seg.page for seg in block.segments if seg.page <= len(vocabs)}
         vocab = set().union(*(vocabs[p - 1] for p in pages_of))
-        tally.block_split += [f"{pdf.stem} {block.id}: {w}" for w in split_words(block.text, vocab)]
+        tally.block_split += [f"{pdf.stem} block {block.id}: {w}" for w in split_words(block.text, vocab)]
     tally.hyphens += [f"{pdf.stem}: {w}" for w in kept_hyphens(paper, doc_vocab, english_words())]
     return True
 
