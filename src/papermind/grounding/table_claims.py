@@ -95,11 +95,13 @@ def _judge(sentence: str, start: int, end: int, better: bool,
     shared = [c for c in sorted(headers) if (subject, c) in values and (rival, c) in values
               and not NOT_A_METRIC.search(headers[c])]
     names = column_names(view)
-    named = [c for c in shared if c in names and mentions(sentence, names[c])]
+    clause = sentence[:stop.start()] if stop else sentence
+    named = [c for c in shared if c in names and mentions(clause, names[c])]
     compared = named or shared
     if not compared:
         return None
-    ahead = [_ahead(values[subject, c], values[rival, c], headers[c], sentence) for c in compared]
+    ahead = [_ahead(values[subject, c], values[rival, c], headers[c], view.caption, clause)
+             for c in compared]
     if not all(a is not None and a != better for a in ahead):
         return None
     winner, loser = rows[subject], rows[rival]
@@ -110,11 +112,13 @@ def _judge(sentence: str, start: int, end: int, better: bool,
                  f"{loser} {values[rival, c].value:g}" for c in compared])
 
 
-def _ahead(mine: Value, theirs: Value, header: str, sentence: str) -> bool | None:
-    """Whether ``mine`` is the better value of the column (None: a tie)."""
+def _ahead(mine: Value, theirs: Value, header: str, caption: str, clause: str) -> bool | None:
+    """Whether ``mine`` is the better value of the column (None: a tie): the way its header
+    says, else the table's caption, else the claim's own clause, else higher."""
     if mine.value == theirs.value:
         return None
-    direction = metric_direction(header) or metric_direction(sentence) or "higher"
+    direction = metric_direction(header) or metric_direction(caption) or \
+        metric_direction(clause) or "higher"
     return mine.value > theirs.value if direction == "higher" else mine.value < theirs.value
 
 

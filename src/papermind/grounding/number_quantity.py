@@ -1,0 +1,143 @@
+"""Whether a number a sentence states and a table cell are the same quantity.
+
+A number close to a cell is evidence of a misquote only when the sentence is about what the
+cell holds. The sentence must name the cell's row label, its column header or the table's
+metric (a metric word its caption or headers print); and it must not be about something else
+the table does not hold:
+
+- a setting of the run (learning rate, decay, batch size, epochs, seeds, dropout, 'we set',
+  'we use' ... in the number's clause) read against a table of results,
+- a condition the table has no column or row for ('on 60K tokens' where the columns are
+  '48K' and '193K'),
+- an aggregate the table does not print ('on average', 'overall' with no such row),
+- a sum of cells of one column or row (a caption's 73% that is 62% + 11%).
+
+``naming`` says what the sentence names; ``pinned`` (row and column, or a row or column
+with one value) is what a HIGH finding needs, a looser naming gives MEDIUM.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Literal
+
+from papermind.grounding.table_numbers import CellRef, TableView, Value, mentions
+
+METRIC = re.compile(
+    r"\b(acc(?:uracy)?|error|err|f1|f-score|bleu|rouge(?:-\w+)?|meteor|precision|recall|auc|"
+    r"auroc|loss|perplexity|ppl|nll|likelihood|mse|mae|rmse|fid|psnr|ssim|lpips|wer|cer|em|"
+    r"exact match|map|ndcg|mrr|hits|reward|return|success rate|win rate|score|kl|ess|"
+    r"correlation|spearman|pearson|kendall|iou|miou|dice|top-?[15])\b", re.IGNORECASE)
+"""Words that name what a results table measures."""
+SETTING = re.compile(
+    r"\b(learning[- ]rates?|lr|(?:weight\s+)?decay|momentum|batch(?:[- ]sizes?)?|epochs?|"
+    r"steps?|iterations?|seeds?|dropout|warm-?up|temperature|schedul\w*|optimi[sz]er|adam\w*|"
+    r"sgd|beta|epsilon|lambda|alpha|gamma|coefficients?|thresholds?|hyper-?parameters?|"
+    r"clipp?\w*|ema|timesteps?|discount(?:\s+factor)?|"
+    r"set\s+to|we\s+(?:set|use|used|chose|choose|fix|fixed)|(?:is|are|was|were)\s+set|"
+    r"initiali[sz]ed|[α-ωλ]\s*=)", re.IGNORECASE)
+"""Words of a sentence (or clause) that gives a setting of the run, not a result."""
+_CLAUSE = re.compile(r"[,;:•]|\band\b|\bwhile\b|\bwhereas\b")
+_AGGREGATE = re.compile(r"\b(on average|averaged?|mean|overall|in total|across all|total)\b",
+                        re.IGNORECASE)
+_SHAPED = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?[A-Za-z%]{1,3}\b")
+
+
+Strength = Literal["pinned", "named", "metric"]
+
+
+@dataclass(frozen=True)
+class Naming:
+    """What of the cell the sentence names."""
+
+    row: bool
+    column: bool
+    metric: bool
+    pinned: bool
+
+    @property
+    def any(self) -> bool:
+        return self.row or self.column or self.metric
+
+    @property
+    def strength(self) -> Strength:
+        """'pinned' (the one cell), 'named' (its row or column), 'metric' (only what the
+        table measures, which every cell of it may share)."""
+        return "pinned" if self.pinned else "named" if self.row or self.column else "metric"
+
+
+def naming(sentence: str, view: TableView, cell: CellRef) -> Naming:
+    """Whether the sentence names the cell's row, column, the table's metric, and whether
+    that pins the one cell."""
+    row = any(mentions(sentence, x) for x in view.row_labels.get(cell.row, []))
+    column = any(mentions(sentence, x) for x in view.column_labels.get(cell.column, []))
+    metric = bool(_metric_words(sentence) & _metric_words(_described(view)))
+    in_row = {c.column for c in view.cells if c.values and c.row == cell.row}
+    in_column = {c.row for c in view.cells if c.values and c.column == cell.column}
+    pinned = (row and column) or (row and len(in_row) == 1) or (column and len(in_column) == 1)
+    return Naming(row, column, metric, pinned)
+
+
+def about_something_else(sentence: str, start: int, view: TableView, cell: CellRef,
+                         names: Naming) -> bool:
+    """Whether the number at ``start`` is a setting, a condition the table lacks, or an
+    aggregate it does not print (so not the cell's quantity)."""
+    if is_setting(sentence, start) and not settings_table(view):
+        return True
+    if _other_condition(sentence, view):
+        return True
+    labels = " ".join(view.column_labels.get(cell.column, []))
+    return bool(_AGGREGATE.search(sentence)) and not names.row and not _AGGREGATE.search(labels)
+
+
+def is_setting(sentence: str, start: int) -> bool:
+    """Whether the clause that states the number at ``start`` gives a setting of the run."""
+    clause_start = max((m.end() for m in _CLAUSE.finditer(sentence, 0, start)), default=0)
+    return bool(SETTING.search(sentence[clause_start:start]))
+
+
+def settings_table(view: TableView) -> bool:
+    """A table of settings (its caption or headers name hyper-parameters), not of results."""
+    return bool(SETTING.search(view.caption)) and not METRIC.search(view.caption)
+
+
+def sum_of_cells(stated: Value, view: TableView) -> bool:
+    """Whether two or three cells of one column or one row add up to the number."""
+    lines: dict[tuple[str, int], list[float]] = {}
+    for c in view.cells:
+        if len(c.values) == 1 and c.values[0].value:
+            v = c.values[0]
+            scaled = v.value * 100 if stated.percent and not v.percent and v.value <= 1 else v.value
+            lines.setdefault(("c", c.column), []).append(scaled)
+            lines.setdefault(("r", c.row), []).append(scaled)
+    for values in lines.values():
+        for k in (2, 3):
+            if any(stated.equals(sum(group)) for group in combinations(values[:40], k)):
+                return True
+    return False
+
+
+def _other_condition(sentence: str, view: TableView) -> bool:
+    """The sentence names a value shaped like the table's headers ('60K' beside '48K',
+    '193K') that no header holds: another setting than the table's."""
+    headers = [x for labels in view.column_labels.values() for x in labels] + \
+        [x for labels in view.row_labels.values() for x in labels] + \
+        [c.text for c in view.cells if len(c.text) <= 12]
+    shapes = {_shape(m.group()) for h in headers for m in _SHAPED.finditer(h)}
+    printed = {m.group().replace(" ", "").casefold() for h in headers for m in _SHAPED.finditer(h)}
+    return any(_shape(m.group()) in shapes and m.group().replace(" ", "").casefold() not in printed
+               for m in _SHAPED.finditer(sentence) if not m.group().endswith("%"))
+
+
+def _shape(text: str) -> str:
+    return re.sub(r"\d+(?:\.\d+)?", "9", text.replace(" ", "")).casefold()
+
+
+def _metric_words(text: str) -> set[str]:
+    return {m.group().casefold() for m in METRIC.finditer(text)}
+
+
+def _described(view: TableView) -> str:
+    return " ".join([view.caption, *(x for labels in view.column_labels.values() for x in labels)])
