@@ -49,6 +49,9 @@ _OURS = re.compile(
 """The link is the authors' own: 'our code', 'code is available at', 'we release'."""
 _FRONT_END = re.compile(r"^\s*(?:#+\s*)?(?:\\begin\{abstract\}|abstract\b|\d*\.?\s*introduction\b)",
                         re.IGNORECASE)
+_PRINTED_ANONYMOUS = re.compile(r"\banonymous\s+(?:authors?|author\(s\)|submission)\b",
+                                re.IGNORECASE)
+"""What a venue style prints in place of the authors in review mode."""
 FRONT_LINES = 60
 """The front matter (names, e-mails) is read up to the abstract, at most this many lines."""
 
@@ -89,6 +92,8 @@ def _front_matter(spots: Sequence[Spot]) -> list[CheckFinding]:
         if _FRONT_END.match(spot.text):
             break
         front.append(spot)
+    if any(_PRINTED_ANONYMOUS.search(s.text) for s in front):
+        return []  # the style printed 'Anonymous authors': an address near it is not theirs
     mails = [s for s in front if _EMAIL.search(s.text) and "anonymous" not in s.text.lower()]
     if not mails:
         return []
