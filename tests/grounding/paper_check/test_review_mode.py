@@ -88,3 +88,18 @@ def test_no_author_block_finding_on_the_generated_iclr_projects(shared_data: Pat
         main = next(iter(sorted(folder.glob("template.tex")) or sorted(folder.glob("*.tex"))))
         report = check_project(read_project(main), BLIND)
         assert _identity(report) == [], folder
+
+
+def test_what_review_mode_leaves_out_is_no_anonymity_finding(tmp_path: Path) -> None:
+    body = BODY.replace(r"\author{Ada Lovelace", "\\author{Ada Lovelace\\thanks{Funded by the NSF "
+                        "under grant No. 123.}").replace(
+        "\\end{document}", "\\begin{ack}\nThis work was supported by NSF grant No. 42.\n"
+        "\\end{ack}\n\\end{document}")
+    (tmp_path / "main.tex").write_text("\\documentclass{article}\n\\usepackage{neurips_2024}\n"
+                                       + body)
+    blind = check_project(read_project(tmp_path / "main.tex"), BLIND)
+    assert [f for f in blind.findings if f.aspect == "anonymity"] == []
+    (tmp_path / "main.tex").write_text("\\documentclass{article}\n\\usepackage[final]{neurips_2024}\n"
+                                       + body)
+    final = check_project(read_project(tmp_path / "main.tex"), BLIND)
+    assert {"author_identity", "funding_line"} <= {f.kind for f in final.findings}

@@ -129,14 +129,16 @@ def _author_block(given: ProjectInput) -> Found:
 
 
 def _anonymity_on_project(given: ProjectInput) -> Found:
-    """Anonymity findings of a LaTeX project; the author block's e-mails are none where the
-    style hides the block."""
+    """Anonymity findings of a LaTeX project; none on what the style leaves out of a review
+    copy (the author block, its e-mails and \\thanks; NeurIPS' ack environment)."""
     if not given.options.anonymous:
         return [], []
     found = anonymity_findings(given.spots)
     mode = review_mode(source_spots(given.project))
     if mode is not None and mode.anonymous:
-        found = [f for f in found if f.kind != "author_identity"]
+        hidden = mode.hidden(source_spots(given.project))
+        found = [f for f in found if f.kind != "author_identity" and f.source is not None
+                 and (f.source.file, f.source.line) not in hidden]
     return found, []
 
 

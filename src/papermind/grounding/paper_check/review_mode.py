@@ -14,6 +14,7 @@ from papermind.grounding.paper_check.spots import Spot
 _LOADS = re.compile(r"\\(?:usepackage|documentclass|RequirePackage)\s*(?:\[([^\]]*)\])?\s*\{([^}]*)\}")
 _COMMENT = re.compile(r"(?<!\\)%.*$")
 _FINAL_COPY = re.compile(r"\\\w*finalcopy\b")
+_AUTHOR = re.compile(r"\\author\s*(?:\[[^\]]*\])?\{")
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,8 @@ class Style:
     """What makes it print the authors."""
     needs_option: str | None = None
     """The row applies only where this option is given (a class option such as 'anonymous')."""
+    hides: tuple[str, ...] = ()
+    """Environments the style leaves out in review mode (NeurIPS: 'ack')."""
 
 
 def _final_copy(loaded: Loaded) -> bool:
@@ -60,7 +63,7 @@ STYLES: tuple[Style, ...] = (
     Style("ICLR", re.compile(r"^iclr\d{4}_conference$"), lambda x: not _final_copy(x),
           "\\iclrfinalcopy"),
     Style("NeurIPS", re.compile(r"^(?:neurips|nips)_?\d{4}$"), _unless("final", "preprint"),
-          "the [final] or [preprint] option"),
+          "the [final] or [preprint] option", hides=("ack",)),
     Style("ICML", re.compile(r"^icml\d{4}$"), _unless("accepted"), "the [accepted] option"),
     Style("TMLR", re.compile(r"^tmlr$"), _unless("accepted", "preprint"),
           "the [accepted] or [preprint] option"),
@@ -84,6 +87,30 @@ class ReviewMode:
     venue: str
     anonymous: bool
     final_by: str
+    hides: tuple[str, ...] = ()
+
+    def hidden(self, spots: Sequence[Spot]) -> set[tuple[str | None, int]]:
+        """(file, line) of the lines review mode leaves out of the PDF: the \\author block
+        (with its \\thanks) and the environments the style hides."""
+        if not self.anonymous:
+            return set()
+        out: set[tuple[str | None, int]] = set()
+        until: str | None = None  # what ends the hidden part: the block's brace, an \end
+        depth = 0
+        for spot in spots:
+            text = _COMMENT.sub("", spot.text)
+            if until is None and _AUTHOR.search(text):
+                until, depth = "}", 0
+            elif until is None:
+                env = next((e for e in self.hides if f"\\begin{{{e}}}" in text), None)
+                until = f"\\end{{{env}}}" if env else None
+            if until is None:
+                continue
+            out.add((spot.file, spot.line))
+            depth += text.count("{") - text.count("}")
+            if (until == "}" and depth <= 0) or (until != "}" and until in text):
+                until = None
+        return out
 
     def note(self) -> str:
         if self.anonymous:
@@ -102,5 +129,6 @@ def review_mode(spots: Sequence[Spot]) -> ReviewMode | None:
             style = next((s for s in STYLES if s.package.search(name)
                           and (s.needs_option is None or s.needs_option in options)), None)
             if style is not None:
-                return ReviewMode(style.venue, style.anonymous(loaded), style.final_by)
+                return ReviewMode(style.venue, style.anonymous(loaded), style.final_by,
+                                  style.hides)
     return None
