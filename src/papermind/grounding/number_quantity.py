@@ -93,9 +93,14 @@ def about_something_else(sentence: str, start: int, view: TableView, cell: CellR
 
 
 def is_setting(sentence: str, start: int) -> bool:
-    """Whether the clause that states the number at ``start`` gives a setting of the run."""
+    """Whether the clause that states the number at ``start`` gives a setting of the run
+    ('decay rate 0.995', 'we use 0.995', '0.995 EMA decay'; not '74.8 after 200 epochs')."""
     clause_start = max((m.end() for m in _CLAUSE.finditer(sentence, 0, start)), default=0)
-    return bool(SETTING.search(sentence[clause_start:start]))
+    number = re.match(r"\S+", sentence[start:])
+    after = sentence[start + (number.end() if number else 0):]
+    clause_end = _CLAUSE.search(after)
+    named_after = " ".join((after[:clause_end.start()] if clause_end else after).split()[:2])
+    return bool(SETTING.search(sentence[clause_start:start]) or SETTING.search(named_after))
 
 
 def settings_table(view: TableView) -> bool:

@@ -34,11 +34,14 @@ def test_a_hyper_parameter_is_never_read_against_a_result_cell() -> None:
                   "updated every 10 steps on the Moons data.") == []
     assert _found("For the Baseline on Moons we set the learning rate to 0.985 in all runs.") == []
     assert _found("We use a dropout of 0.345 for the Dual-scale model on Circle data.") == []
+    assert _found("A 0.995 EMA decay is applied to the Baseline weights on Moons.") == []
 
 
 def test_a_misquote_of_the_named_cell_is_high_of_its_row_only_medium() -> None:
     ((severity, message),) = _found("The Dual-scale model reaches 0.345 on Circle, the best.")
     assert severity == "high" and "0.345" in message and "'0.341'" in message
+    ((severity, _),) = _found("The Dual-scale model reaches 0.345 after 200 epochs on Circle.")
+    assert severity == "high"  # the epochs are when, not what, the number is
     ((severity, _),) = _found("The Dual-scale model reaches 0.345 on the first set, the best.")
     assert severity == "medium"  # its row only: the cell is a guess
     assert _found("The Dual-scale model reaches 0.341 on Circle, the best of all.") == []
