@@ -40,8 +40,10 @@ SETTING = re.compile(
     r"initiali[sz]ed|[α-ωλ]\s*=)", re.IGNORECASE)
 """Words of a sentence (or clause) that gives a setting of the run, not a result."""
 _CLAUSE = re.compile(r"[,;:•]|\band\b|\bwhile\b|\bwhereas\b")
-_AGGREGATE = re.compile(r"\b(on average|averaged?|mean|overall|in total|across all|total)\b",
-                        re.IGNORECASE)
+_AGGREGATE = re.compile(r"\b(on average|averaged\s+(?:over|across)|(?:average|mean)\s+(?:of|over|across)|"
+                        r"overall|in total|across all)\b", re.IGNORECASE)
+"""An aggregate of the table's cells ('on average', 'overall'); not a metric's name ('root
+mean square error', 'average precision')."""
 _SHAPED = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?[A-Za-z%]{1,3}\b")
 
 

@@ -45,6 +45,9 @@ def test_a_misquote_of_the_named_cell_is_high_of_its_row_only_medium() -> None:
     ((severity, _),) = _found("The Dual-scale model reaches 0.345 on the first set, the best.")
     assert severity == "medium"  # its row only: the cell is a guess
     assert _found("The Dual-scale model reaches 0.341 on Circle, the best of all.") == []
+    ((severity, _),) = _found("The root mean square error of the Dual-scale model on Circle is "
+                              "0.345.")  # 'mean' of a metric's name is no aggregate
+    assert severity == "high"
 
 
 def test_a_sentence_naming_only_the_table_s_metric_is_a_hint() -> None:
