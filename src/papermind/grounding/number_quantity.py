@@ -128,10 +128,12 @@ def sum_of_cells(stated: Value, view: TableView) -> bool:
 
 def _other_condition(sentence: str, view: TableView) -> bool:
     """The sentence names a value shaped like the table's headers ('60K' beside '48K',
-    '193K') that no header holds: another setting than the table's."""
+    '193K') that no header holds: another setting than the table's. The first row with
+    values counts as headers too (an extractor often reads a second header row as data)."""
+    first = min((c.row for c in view.cells if c.values), default=-1)
     headers = [x for labels in view.column_labels.values() for x in labels] + \
         [x for labels in view.row_labels.values() for x in labels] + \
-        [c.text for c in view.cells if len(c.text) <= 12]
+        [c.text for c in view.cells if c.row == first]
     shapes = {_shape(m.group()) for h in headers for m in _SHAPED.finditer(h)}
     printed = {m.group().replace(" ", "").casefold() for h in headers for m in _SHAPED.finditer(h)}
     return any(_shape(m.group()) in shapes and m.group().replace(" ", "").casefold() not in printed
