@@ -27,10 +27,22 @@ from papermind.grounding.table_numbers import CellRef, TableView, Value, mention
 
 METRIC = re.compile(
     r"\b(acc(?:uracy)?|error|err|f1|f-score|bleu|rouge(?:-\w+)?|meteor|precision|recall|auc|"
-    r"auroc|loss|perplexity|ppl|nll|likelihood|mse|mae|rmse|fid|psnr|ssim|lpips|wer|cer|em|"
-    r"exact match|map|ndcg|mrr|hits|reward|return|success rate|win rate|score|kl|ess|"
+    r"auroc|loss|perplexity|ppl|nll|likelihood|n?mse|n?mae|n?rmse|fid|psnr|ssim|lpips|wer|cer|"
+    r"em|exact match|map|ndcg|mrr|hits|reward|return|success rate|win rate|score|kl|ess|"
     r"correlation|spearman|pearson|kendall|iou|miou|dice|top-?[15])\b", re.IGNORECASE)
 """Words that name what a results table measures."""
+ALIASES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p, re.IGNORECASE), m) for p, m in (
+    (r"\broot[- ]mean[- ]squared?[- ]error\b", "rmse"),
+    (r"(?<!root )\bmean[- ]squared?[- ]error\b", "mse"),
+    (r"\bmean[- ]absolute[- ]error\b", "mae"),
+    (r"\bnegative[- ]log[- ]likelihood\b", "nll"),
+    (r"\barea under the (?:roc )?curve\b", "auc"),
+    (r"\bword[- ]error[- ]rate\b", "wer"),
+    (r"\bmean[- ]average[- ]precision\b", "map"),
+    (r"\bkullback[- ]leibler\b", "kl"),
+))
+"""Long forms of metrics, read as their short names ('normalised root mean square error'
+names the column 'nRMSE [%]')."""
 SETTING = re.compile(
     r"\b(learning[- ]rates?|lr|(?:weight\s+)?decay|momentum|batch(?:[- ]sizes?)?|epochs?|"
     r"steps?|iterations?|seeds?|dropout|warm-?up|temperature|schedul\w*|optimi[sz]er|adam\w*|"
@@ -74,8 +86,12 @@ def naming(sentence: str, view: TableView, cell: CellRef) -> Naming:
     """Whether the sentence names the cell's row, column, the table's metric, and whether
     that pins the one cell."""
     row = any(mentions(sentence, x) for x in view.row_labels.get(cell.row, []))
-    column = any(mentions(sentence, x) for x in view.column_labels.get(cell.column, []))
-    metric = bool(_metric_words(sentence) & _metric_words(_described(view)))
+    said = _metric_words(sentence)
+    by_metric = {c for c, labels in view.column_labels.items()
+                 if said & _metric_words(" ".join(labels))}
+    column = any(mentions(sentence, x) for x in view.column_labels.get(cell.column, [])) or \
+        by_metric == {cell.column}  # the one column whose header names that metric
+    metric = bool(said & _metric_words(_described(view)))
     in_row = {c.column for c in view.cells if c.values and c.row == cell.row}
     in_column = {c.row for c in view.cells if c.values and c.column == cell.column}
     pinned = (row and column) or (row and len(in_row) == 1) or (column and len(in_column) == 1)
@@ -145,7 +161,10 @@ def _shape(text: str) -> str:
 
 
 def _metric_words(text: str) -> set[str]:
-    return {m.group().casefold() for m in METRIC.finditer(text)}
+    """The metrics a text names, by short name ('nRMSE' and 'root mean square error': rmse)."""
+    words = {m.group().casefold() for m in METRIC.finditer(text)}
+    words = {w[1:] if w in ("nmse", "nmae", "nrmse") else w for w in words}
+    return words | {short for pattern, short in ALIASES if pattern.search(text)}
 
 
 def _described(view: TableView) -> str:

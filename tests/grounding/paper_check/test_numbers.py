@@ -56,6 +56,16 @@ def test_a_sentence_naming_only_the_table_s_metric_is_a_hint() -> None:
     assert _found("The value we measure for the new method is 0.347 in the end, as planned.") == []
 
 
+def test_a_metric_named_by_its_long_form_names_its_one_column() -> None:
+    table = ("Table 3: Prediction quality per network.\n\n| Network | PC | nRMSE [%] |\n"
+             "|---|---|---|\n| AlexNet | 0.8298 | 9.548 |\n| Ours | 0.9601 | 5.580 |\n\n")
+    assert _found("For Ours the normalised root mean square error is 5.589% on the test set.",
+                  table) == [("high", "the text states 5.589%, which disagrees with Table 3 "
+                                      "(Table 3 prints '5.580')")]
+    assert _found("For Ours the normalised root mean square error is 5.580% on the test set.",
+                  table) == []
+
+
 def test_a_condition_or_aggregate_the_table_does_not_print_is_left_alone() -> None:
     table = ("Table 2: English tagging accuracy per training size.\n\n"
              "| Setting | 48K | 193K |\n|---|---|---|\n| BASE | 42.2 | 41.3 |\n"
