@@ -127,7 +127,8 @@ def settings_table(view: TableView) -> bool:
 
 
 def sum_of_cells(stated: Value, view: TableView) -> bool:
-    """Whether two or three cells of one column or one row add up to the number."""
+    """Whether two cells of one column or one row add up to the number (or three, in a
+    column or row of at most 16 values)."""
     lines: dict[tuple[str, int], list[float]] = {}
     for c in view.cells:
         if len(c.values) == 1 and c.values[0].value:
@@ -136,8 +137,8 @@ def sum_of_cells(stated: Value, view: TableView) -> bool:
             lines.setdefault(("c", c.column), []).append(scaled)
             lines.setdefault(("r", c.row), []).append(scaled)
     for values in lines.values():
-        for k in (2, 3):
-            if any(stated.equals(sum(group)) for group in combinations(values[:40], k)):
+        for k in (2, 3) if len(values) <= 16 else (2,):
+            if any(stated.equals(sum(group)) for group in combinations(values[:60], k)):
                 return True
     return False
 

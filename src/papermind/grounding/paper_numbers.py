@@ -184,12 +184,12 @@ def _misquote(paper: Paper, said: _Said, check: NumberCheck, view: TableView,
     assert check.cell is not None
     sentence = said.sentence
     names = naming(sentence, view, check.cell)
-    if not names.any or about_something_else(sentence, check.start, view, check.cell, names) \
-            or sum_of_cells(Value.parse(check.stated), view):
+    if not names.any or about_something_else(sentence, check.start, view, check.cell, names):
         return None
     own = _lines(said.block, said.offset, said.offset + len(sentence))
     if not worth_flagging(check, sentence, printed, own=own, row_named=names.row,
-                          pointed=_points_at(sentence, view, check.cell, said.named)):
+                          pointed=_points_at(sentence, view, check.cell, said.named)) \
+            or sum_of_cells(Value.parse(check.stated), view):
         return None
     at = said.offset + check.start
     return NumberFinding(check=check, sentence=sentence, naming=names.strength,
