@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 from typing import Literal
 
@@ -161,11 +162,13 @@ def _shape(text: str) -> str:
     return re.sub(r"\d+(?:\.\d+)?", "9", text.replace(" ", "")).casefold()
 
 
-def _metric_words(text: str) -> set[str]:
-    """The metrics a text names, by short name ('nRMSE' and 'root mean square error': rmse)."""
+@lru_cache(maxsize=4096)
+def _metric_words(text: str) -> frozenset[str]:
+    """The metrics a text names, by short name ('nRMSE' and 'root mean square error': rmse);
+    cached, as a table's caption and headers are read for every number near one of its cells."""
     words = {m.group().casefold() for m in METRIC.finditer(text)}
     words = {w[1:] if w in ("nmse", "nmae", "nrmse") else w for w in words}
-    return words | {short for pattern, short in ALIASES if pattern.search(text)}
+    return frozenset(words | {short for pattern, short in ALIASES if pattern.search(text)})
 
 
 def _described(view: TableView) -> str:

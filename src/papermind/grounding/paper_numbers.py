@@ -183,12 +183,13 @@ def _misquote(paper: Paper, said: _Said, check: NumberCheck, view: TableView,
     cell's quantity or the number is no evidence of a misquote."""
     assert check.cell is not None
     sentence = said.sentence
-    names = naming(sentence, view, check.cell)
-    if not names.any or about_something_else(sentence, check.start, view, check.cell, names):
-        return None
     own = _lines(said.block, said.offset, said.offset + len(sentence))
-    if not worth_flagging(check, sentence, printed, own=own, row_named=names.row,
-                          pointed=_points_at(sentence, view, check.cell, said.named)) \
+    row_named = any(mentions(sentence, x) for x in view.row_labels.get(check.cell.row, []))
+    if not worth_flagging(check, sentence, printed, own=own, row_named=row_named,
+                          pointed=_points_at(sentence, view, check.cell, said.named)):
+        return None
+    names = naming(sentence, view, check.cell)
+    if not names.any or about_something_else(sentence, check.start, view, check.cell, names) \
             or sum_of_cells(Value.parse(check.stated), view):
         return None
     at = said.offset + check.start

@@ -18,11 +18,13 @@ from papermind.domain.check import CheckFinding
 from papermind.grounding.paper_check.spots import Spot, finding
 
 _ACRONYM = r"(?<![\w-])([A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*?)(s?)"
-_WORDS = r"((?:[A-Za-z][\w'-]*[ \t]*){1,10})"
+_WORDS = r"([A-Za-z][\w'-]*(?:[ \t]+[A-Za-z][\w'-]*){0,9})"
+"""One to ten words, each split from the next by spaces (one way to read them: no
+backtracking blow-up on a long line)."""
 _DEFINED = re.compile(r"((?:[A-Za-z][\w'-]*\s+){1,10})\(\s*([A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*?)(s?)\s*\)")
 """'Long Form Words (LFW)': the expansion before the acronym."""
 FORMS: tuple[tuple[str, re.Pattern[str], int], ...] = (
-    ("bracketed long form", re.compile(_ACRONYM + r"\s*\(\s*" + _WORDS + r"\)"), 0),
+    ("bracketed long form", re.compile(_ACRONYM + r"\s*\(\s*" + _WORDS + r"\s*\)"), 0),
     ("denotes", re.compile(
         r"(?:\\text\{|\\mathrm\{)?" + _ACRONYM + r"\}?\s+(?:denotes|stands\s+for|refers\s+to|"
         r"is\s+short\s+for|is\s+(?:an?\s+)?(?:abbreviation|acronym)\s+(?:of|for)|means)\s+"
