@@ -58,6 +58,8 @@ _AGGREGATE = re.compile(r"\b(on average|averaged\s+(?:over|across)|(?:average|me
 """An aggregate of the table's cells ('on average', 'overall'); not a metric's name ('root
 mean square error', 'average precision')."""
 _SHAPED = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?[A-Za-z%]{1,3}\b")
+_COUNTED = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)\s+(?:[a-z-]+\s+)?([a-z]{3,}s)\b")
+"""A count of things ('388 questions', '1,004 test questions')."""
 
 
 Strength = Literal["pinned", "named", "metric"]
@@ -105,7 +107,7 @@ def about_something_else(sentence: str, start: int, view: TableView, cell: CellR
     aggregate it does not print (so not the cell's quantity)."""
     if is_setting(sentence, start) and not settings_table(view):
         return True
-    if _other_condition(sentence, view):
+    if _other_condition(sentence, view) or _other_population(sentence, view):
         return True
     labels = " ".join(view.column_labels.get(cell.column, []))
     return bool(_AGGREGATE.search(sentence)) and not names.row and not _AGGREGATE.search(labels)
@@ -156,6 +158,18 @@ def _other_condition(sentence: str, view: TableView) -> bool:
     printed = {m.group().replace(" ", "").casefold() for h in headers for m in _SHAPED.finditer(h)}
     return any(_shape(m.group()) in shapes and m.group().replace(" ", "").casefold() not in printed
                for m in _SHAPED.finditer(sentence) if not m.group().endswith("%"))
+
+
+def _other_population(sentence: str, view: TableView) -> bool:
+    """The sentence counts a population the caption counts otherwise ('for these 388
+    questions' where the caption says 'on the 1,004 test questions'): a subset's numbers."""
+    table = {noun: count for count, noun in _counted(view.caption)}
+    return any(noun in table and count != table[noun] for count, noun in _counted(sentence))
+
+
+def _counted(text: str) -> list[tuple[int, str]]:
+    return [(int(m.group(1).replace(",", "")), m.group(2).casefold())
+            for m in _COUNTED.finditer(text)]
 
 
 def _shape(text: str) -> str:

@@ -76,6 +76,11 @@ def test_a_condition_or_aggregate_the_table_does_not_print_is_left_alone() -> No
                   table) == [("high", "the text states 61.2, which disagrees with Table 2 "
                                       "(Table 2 prints '61.9')")]
     assert _found("On average over both sets the error is 0.628 for the models we train.") == []
+    counted = RESULTS.replace("(KL divergence", "on the 1,004 test points (KL divergence")
+    assert _found("For these 388 points, the Dual-scale model reaches 0.345 on Circle.",
+                  counted) == []  # a subset of the table's population
+    assert _found("For all 1,004 points, the Dual-scale model reaches 0.345 on Circle.",
+                  counted) != []
     assert _found("The overall error reduction from BASE to PROTO on accuracy is 68.3%.",
                   table) == []
     assert _found("BrainMoE reaches +61.2 accuracy over the PROTO baseline on 48K.", table) == []
