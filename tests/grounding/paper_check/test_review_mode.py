@@ -104,3 +104,13 @@ def test_what_review_mode_leaves_out_is_no_anonymity_finding(tmp_path: Path) -> 
                                        + body)
     final = check_project(read_project(tmp_path / "main.tex"), BLIND)
     assert {"author_identity", "funding_line"} <= {f.kind for f in final.findings}
+
+
+def test_no_anonymity_finding_on_the_compiled_review_mode_pdfs(shared_data: Path) -> None:
+    from papermind.ingest import parse_file
+
+    pdfs = sorted((shared_data / "pdfs" / "generated_with_latex").glob("*/*.pdf"))[:3]
+    assert pdfs
+    for pdf in pdfs:
+        report = check_paper(parse_file(pdf), BLIND)
+        assert [f for f in report.findings if f.aspect == "anonymity"] == [], pdf
