@@ -238,6 +238,11 @@ class JobsSettings(BaseModel):
         "(workers) on PostgreSQL; 'in_process' keeps them in the API process on PostgreSQL too")
     worker_concurrency: int = Field(default=2, description="jobs one worker process runs at once")
     heartbeat_s: float = Field(default=2.0, description="how often a worker reports it is alive")
+    lease_s: float = Field(
+        default=30.0, gt=0, description="a job's owner (the server, a worker or a CLI command "
+        "that runs it) renews its lease every third of this; another process resumes the job "
+        "only once the lease has passed, or at once when the owner ran on the same host and "
+        "has exited")
     stalled_after_s: float = Field(
         default=10.0, description="a worker silent this long is dead: its jobs go to others")
     shutdown_timeout: float = Field(

@@ -67,12 +67,18 @@ def _sign_off(ctx: typer.Context, run: ReviewRun, request: JobRequest, out: Path
     cli = state(ctx)
     cli.err.print(f"recommendation: [bold]{run.report.recommendation}[/]; "
                   f"scores {[(s.name or s.reviewer, s.final) for s in run.report.scores]}")
-    from papermind.services.recorded_jobs import run_as_job
+    from papermind.services.recorded_jobs import end_job, run_as_job
     from papermind.services.review import review_paper
 
-    approved = typer.confirm("Sign off this pre-review report?", default=True, err=True)
-    note = typer.prompt("Note (optional)", default="", show_default=False, err=True)
     box = container(ctx)
+    try:
+        approved = typer.confirm("Sign off this pre-review report?", default=True, err=True)
+        note = typer.prompt("Note (optional)", default="", show_default=False, err=True)
+    except (typer.Abort, KeyboardInterrupt, EOFError):  # Ctrl-C / Ctrl-D at the prompt
+        end_job(box.job_leases, run.job_id, "cancelled", "the sign-off was aborted at its "
+                "prompt; run the review again to get a new report")
+        cli.err.print(f"sign-off aborted: job {run.job_id} cancelled")
+        raise
     return run_loop(run_as_job(box, request, run.job_id, lambda progress: review_paper(
         box, run.report.paper_id, reviewers=request.reviewers, job_id=run.job_id, out_dir=out,
         signoff=True, resume={"approved": approved, "note": note}, progress=progress,
