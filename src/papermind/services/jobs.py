@@ -63,6 +63,7 @@ class JobService:
         self.store = store
         self.leases = LeaseKeeper(store, lease_s, on_lost=self._lease_lost)
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._sweeper: asyncio.Task[None] | None = None
         self.runners = runners
         self.queue = queue
         self._slots = asyncio.Semaphore(max(1, workers))
@@ -75,14 +76,34 @@ class JobService:
         passed, or it ran on this host and exited). A job a live owner holds (a CLI command,
         another server, a worker) is left to it.
 
+        Without a queue it then looks again every third of the lease, so a job whose owner
+        dies later (a CLI command killed while the server runs) is resumed here too.
+
         With a queue: re-enqueue the jobs still queued (one may have been recorded just
         before a crash, never enqueued); running ones are the workers' (leases)."""
         self._loop = asyncio.get_running_loop()
+        resumed = self._resume_orphans(quiet=False)
+        if self.queue is None and self._sweeper is None:
+            self._sweeper = self._loop.create_task(self._sweep(), name="job-lease-sweep")
+        return resumed
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(self.leases.lease_s / 3)
+            try:
+                self._resume_orphans(quiet=True)
+            except Exception:  # the store is briefly away: the next sweep tries again
+                log.warning("job lease sweep failed", exc_info=True)
+
+    def _resume_orphans(self, *, quiet: bool) -> list[str]:
         resumed = []
         for job in self.store.unfinished():
+            if job.id in self._tasks:
+                continue
             if lease_live(job):
-                log.info("job held by its owner", extra={
-                    "job_id": job.id, "owner": job.owner.label if job.owner else None})
+                if not quiet:
+                    log.info("job held by its owner", extra={
+                        "job_id": job.id, "owner": job.owner.label if job.owner else None})
                 continue
             if self.queue is None:
                 if not self.leases.take(job):
@@ -99,6 +120,10 @@ class JobService:
 
     async def stop(self) -> None:
         """Stop workers without marking their jobs: they resume on the next start."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            await asyncio.gather(self._sweeper, return_exceptions=True)
+            self._sweeper = None
         tasks = list(self._tasks.values())
         for task in tasks:
             task.cancel()
