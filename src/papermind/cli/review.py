@@ -65,8 +65,11 @@ def review(
 def _sign_off(ctx: typer.Context, run: ReviewRun, request: JobRequest, out: Path | None,
               lang: str | None) -> ReviewRun:
     cli = state(ctx)
-    cli.err.print(f"recommendation: [bold]{run.report.recommendation}[/]; "
-                  f"scores {[(s.name or s.reviewer, s.final) for s in run.report.scores]}")
+    from papermind.services.report_view import verdict_line
+
+    cli.err.print(f"recommendation: {verdict_line(run.report)}; scores "
+                  f"{[(s.name or s.reviewer, s.final) for s in run.report.scores]}",
+                  highlight=False, markup=False)
     from papermind.services.recorded_jobs import end_job, run_as_job
     from papermind.services.review import review_paper
 
