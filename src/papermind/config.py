@@ -32,9 +32,10 @@ class IngestSettings(BaseModel):
         "(off: in-process, for debugging only)")
     worker_memory_mb: int = Field(
         default=2048, description="address-space limit of the parsing worker process, in MiB "
-        "(RLIMIT_AS; real papers peak at 200-260 MiB of it, but reading a page by OCR needs "
-        "more than 1,536: measured to fail there and pass at 2,048); a file that needs more "
-        "is refused")
+        "(RLIMIT_AS; real papers peak at 200-260 MiB of it; OCR reads one page at a time and "
+        "gives its memory back, a 200-dpi page peaking near 1,100 MiB of address space, so "
+        "a scan needs what its largest page needs); a page or file that needs more is "
+        "refused, naming this setting")
     worker_cpu_s: int = Field(
         default=120, description="CPU seconds one parse or page render may use in the worker "
         "(RLIMIT_CPU), plus ocr_page_cpu_s for each page read by OCR; past it the worker is "
