@@ -178,6 +178,10 @@ class WorkflowSettings(BaseModel):
     """Knobs of the three workflows."""
 
     reading_max_rewrites: int = Field(default=1, description="deep-reader rewrites when credibility is low")
+    reading_reask_explanations: bool = Field(
+        default=False, description="extractive reading: a rewrite round asks the model again "
+        "for the explanations code dropped (off: measured to buy one explanation of ten for "
+        "147-325 s of the bundled model; the passages are shown quoted either way)")
     reading_context_tokens: int | None = Field(
         default=None, description="paper tokens the reader sees; None = reader window minus room")
     reading_max_points: int = Field(
