@@ -11,6 +11,7 @@ from rich.console import Console
 
 from papermind.cli.context import container, show_run, state
 from papermind.cli.options import Lang, Online, OutDir, PaperToAdd, ReportJsonFlag, ResumeJob
+from papermind.cli.read import estimate_line
 from papermind.services.loops import run_loop
 
 if TYPE_CHECKING:  # the workflow stack is imported when the command runs, not for --help
@@ -52,6 +53,7 @@ def review(
     paper_id = resolve_paper(box.library, paper).id
     job_id = job or uuid.uuid4().hex
     request = job_request(kind="review", paper_id=paper_id, reviewers=panel, language=lang)
+    estimate_line(cli.err, box, "review")
     with cli.err.status("starting the review panel..."):
         run = run_loop(run_as_job(box, request, job_id, lambda progress: review_paper(
             box, paper_id, reviewers=panel, job_id=job_id, out_dir=out, progress=progress,
