@@ -85,11 +85,14 @@ async def run_recorded(leases: LeaseKeeper, request: JobRequest, job_id: str,
     (``own``) or ``end_job``."""
     store = leases.store
     job = open_job(store, job_id, request, own=own)
-    if not leases.take(job):
-        raise ConflictError(f"job {job.id} is {job.status} ({_where(store.get(job.id))}); "
-                            "wait for it, or cancel it first")
-    store.mark_running(job.id)
-    store.add_event(job.id, "status", data={"status": "running"})
+    if store.reopen(job.id):  # a failed or cancelled run, resumed from its checkpoint
+        job = store.get(job.id)
+    if job.status != "completed":  # (a completed one only shows its report again)
+        if not leases.take(job):
+            raise ConflictError(f"job {job.id} is {job.status} ({_where(store.get(job.id))});"
+                                " wait for it, or cancel it first")
+        store.mark_running(job.id)
+        store.add_event(job.id, "status", data={"status": "running"})
 
     def record(node: str, info: dict[str, object]) -> None:
         store.add_event(job.id, "node", node, info)
