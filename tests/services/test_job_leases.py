@@ -139,3 +139,21 @@ def test_a_stopped_server_releases_its_jobs_for_the_next_start(store: JobStore) 
     job_id = asyncio.run(submit_and_stop())
     job = store.get(job_id)
     assert job.status == "running" and job.lease_until is None and not lease_live(job)
+
+
+def test_a_job_just_created_by_another_process_is_left_to_it(store: JobStore) -> None:
+    """A CLI command creates its job, then takes its lease: a server sweeping in between
+    leaves it; a queued job nobody took for a while is resumed."""
+    store.create_or_get_active("fresh", REVIEW)
+    runs: list[str] = []
+
+    async def sweep() -> list[str]:
+        service = _service(store, runs)
+        resumed = await service.start()
+        await service.stop()
+        return resumed
+
+    assert asyncio.run(sweep()) == [] and runs == []
+    db = store.db
+    db.execute("UPDATE jobs SET created_at = created_at - 60 WHERE id = 'fresh'")
+    assert asyncio.run(sweep()) == ["fresh"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -25,6 +26,15 @@ from papermind.services.job_store import JobRecords
 from papermind.workflows.ports import ProgressCallback
 
 log = logging.getLogger("papermind.jobs")
+
+
+TAKING_S = 5.0
+"""A queued job nobody has taken yet is left this long to the process that just created it
+(a CLI command takes its lease right after creating the job)."""
+
+
+def _being_taken(job: Job) -> bool:
+    return job.owner is None and job.status == "queued" and time.time() - job.created_at < TAKING_S
 
 
 class JobHeld(PapermindError):
@@ -98,7 +108,7 @@ class JobService:
     def _resume_orphans(self, *, quiet: bool) -> list[str]:
         resumed = []
         for job in self.store.unfinished():
-            if job.id in self._tasks:
+            if job.id in self._tasks or (self.queue is None and _being_taken(job)):
                 continue
             if lease_live(job):
                 if not quiet:
