@@ -100,16 +100,20 @@ class LeaseKeeper:
         self.owner = this_process()
         self.on_lost = on_lost
         self._held: set[str] = set()
+        self._watchers: dict[str, Callable[[str], None]] = {}
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def take(self, job: Job) -> bool:
-        """Take ``job``'s lease (see ``take_over``) and keep renewing it."""
+    def take(self, job: Job, *, on_lost: Callable[[str], None] | None = None) -> bool:
+        """Take ``job``'s lease (see ``take_over``) and keep renewing it; ``on_lost``: told
+        instead of the keeper's own callback when this job's lease is lost."""
         if not take_over(self.store, job, self.owner, self.lease_s):
             return False
         with self._lock:
             self._held.add(job.id)
+            if on_lost is not None:
+                self._watchers[job.id] = on_lost
             if self._thread is None:
                 self._thread = threading.Thread(target=self._beat, name="job-leases",
                                                 daemon=True)
@@ -125,6 +129,7 @@ class LeaseKeeper:
         with self._lock:
             held = job_id in self._held
             self._held.discard(job_id)
+            self._watchers.pop(job_id, None)
         if held and release:
             self.store.release(job_id, self.owner)
 
@@ -157,7 +162,9 @@ class LeaseKeeper:
             return
         if kept or not self.holds(job_id):
             return
+        with self._lock:
+            told = self._watchers.get(job_id, self.on_lost)
         self.drop(job_id)
         log.warning("job lease lost", extra={"job_id": job_id})
-        if self.on_lost is not None:
-            self.on_lost(job_id)
+        if told is not None:
+            told(job_id)

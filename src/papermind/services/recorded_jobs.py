@@ -5,6 +5,7 @@ reader opens them), and either side resumes one that stopped."""
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
@@ -87,8 +88,9 @@ async def run_recorded(leases: LeaseKeeper, request: JobRequest, job_id: str,
     job = open_job(store, job_id, request, own=own)
     if store.reopen(job.id):  # a failed or cancelled run, resumed from its checkpoint
         job = store.get(job.id)
+    lost = _Stopper()
     if job.status != "completed":  # (a completed one only shows its report again)
-        if not leases.take(job):
+        if not leases.take(job, on_lost=lost):
             raise ConflictError(f"job {job.id} is {job.status} ({_where(store.get(job.id))});"
                                 " wait for it, or cancel it first")
         store.mark_running(job.id)
@@ -101,6 +103,14 @@ async def run_recorded(leases: LeaseKeeper, request: JobRequest, job_id: str,
 
     try:
         result = await run(record)
+    except asyncio.CancelledError:
+        ended = store.get(job.id)
+        if not lost.fired or not ended.finished:
+            end_job(leases, job.id, "failed", STOPPED.format(why="interrupted"))
+            raise
+        _uncancel()
+        raise ConflictError(f"job {job.id} was {ended.status} elsewhere (the web, the API or "
+                            "another command); stopped here") from None
     except BaseException as err:  # recorded as failed, then raised unchanged
         why = str(err) if isinstance(err, PapermindError) else "interrupted"
         message = STOPPED.format(why=why)
@@ -113,6 +123,26 @@ async def run_recorded(leases: LeaseKeeper, request: JobRequest, job_id: str,
         if store.finish(job.id, "completed", usage=usage_of(result)):
             store.add_event(job.id, "status", data={"status": "completed"})
     return result
+
+
+class _Stopper:
+    """Cancels the running task from the lease keeper's thread when the lease is lost."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.task = asyncio.current_task()
+        self.fired = False
+
+    def __call__(self, job_id: str) -> None:
+        self.fired = True
+        if self.task is not None:
+            self.loop.call_soon_threadsafe(self.task.cancel)
+
+
+def _uncancel() -> None:
+    task = asyncio.current_task()
+    if task is not None:
+        task.uncancel()
 
 
 def end_job(leases: LeaseKeeper, job_id: str, status: JobStatus, message: str) -> None:
