@@ -32,9 +32,10 @@ class IngestSettings(BaseModel):
         "(off: in-process, for debugging only)")
     worker_memory_mb: int = Field(
         default=2048, description="address-space limit of the parsing worker process, in MiB "
-        "(RLIMIT_AS; real papers peak at 200-260 MiB of it, but reading a page by OCR needs "
-        "more than 1,536: measured to fail there and pass at 2,048); a file that needs more "
-        "is refused")
+        "(RLIMIT_AS; real papers peak at 200-260 MiB of it; OCR reads one page at a time and "
+        "gives its memory back, a 200-dpi page peaking near 1,100 MiB of address space, so "
+        "a scan needs what its largest page needs); a page or file that needs more is "
+        "refused, naming this setting")
     worker_cpu_s: int = Field(
         default=120, description="CPU seconds one parse or page render may use in the worker "
         "(RLIMIT_CPU), plus ocr_page_cpu_s for each page read by OCR; past it the worker is "
@@ -184,6 +185,10 @@ class WorkflowSettings(BaseModel):
     """Knobs of the three workflows."""
 
     reading_max_rewrites: int = Field(default=1, description="deep-reader rewrites when credibility is low")
+    reading_reask_explanations: bool = Field(
+        default=False, description="extractive reading: a rewrite round asks the model again "
+        "for the explanations code dropped (off: measured to buy one explanation of ten for "
+        "147-325 s of the bundled model; the passages are shown quoted either way)")
     reading_context_tokens: int | None = Field(
         default=None, description="paper tokens the reader sees; None = reader window minus room")
     reading_max_points: int = Field(
@@ -266,6 +271,11 @@ class JobsSettings(BaseModel):
         "(workers) on PostgreSQL; 'in_process' keeps them in the API process on PostgreSQL too")
     worker_concurrency: int = Field(default=2, description="jobs one worker process runs at once")
     heartbeat_s: float = Field(default=2.0, description="how often a worker reports it is alive")
+    lease_s: float = Field(
+        default=30.0, gt=0, description="a job's owner (the server, a worker or a CLI command "
+        "that runs it) renews its lease every third of this; another process resumes the job "
+        "only once the lease has passed, or at once when the owner ran on the same host and "
+        "has exited")
     stalled_after_s: float = Field(
         default=10.0, description="a worker silent this long is dead: its jobs go to others")
     shutdown_timeout: float = Field(

@@ -112,3 +112,18 @@ def test_ocr_pages_get_a_plain_line_each() -> None:
         hook(AddEvent("ocr", 1, 10, "/in/scan.pdf"))
         hook(AddEvent("ocr", 2, 10, "/in/scan.pdf"))
     assert out.getvalue().splitlines() == ["scan.pdf: OCR page 1/10", "scan.pdf: OCR page 2/10"]
+
+
+def test_a_single_scan_outside_a_terminal_prints_its_pages_only() -> None:
+    """One file in a pipe: no per-file or embedding lines (the result is the output), but
+    a scan's pages are told as they are read."""
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=False, width=100)
+    with add_progress(console) as hook:
+        hook(AddEvent("start", 0, 1))
+        hook(AddEvent("parsing", 0, 1, "/in/scan.pdf"))
+        hook(AddEvent("ocr", 1, 2, "/in/scan.pdf"))
+        hook(AddEvent("ocr", 2, 2, "/in/scan.pdf"))
+        hook(AddEvent("embedding", 5, 10))
+        hook(AddEvent("indexing", 0, 1))
+    assert out.getvalue().splitlines() == ["scan.pdf: OCR page 1/2", "scan.pdf: OCR page 2/2"]

@@ -53,3 +53,26 @@ def test_review_minimal_text_output(cli: CliRunner, tmp_path: Path,
 def test_review_bad_input(cli: CliRunner, tmp_path: Path) -> None:
     assert cli("review", tmp_path / "missing.pdf").code == 2
     assert cli("review", "x.md", "--reviewers", "some").code == 2
+
+
+def test_signoff_aborted_at_its_prompt_ends_its_job(
+        cli: CliRunner, tmp_path: Path, endpoint: MockOpenAIServer, home: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import typer
+
+    from papermind.db import Database
+    from papermind.services.job_leases import lease_live
+    from papermind.services.job_store import JobStore
+
+    def ctrl_c(*args: object, **kwargs: object) -> bool:
+        raise typer.Abort()
+
+    monkeypatch.setattr(typer, "confirm", ctrl_c)
+    result = cli("review", write_paper(tmp_path), "--signoff", "--job", "signed",
+                 "--out", tmp_path / "out")
+    assert result.code != 0 and "sign-off aborted: job signed cancelled" in result.err
+    db = Database(home / "library.sqlite3")
+    job = JobStore(db).get("signed")
+    db.close()
+    assert job.status == "cancelled" and "aborted at its prompt" in (job.error or "")
+    assert not lease_live(job), "nobody holds it: it can be resumed"

@@ -51,6 +51,8 @@ async def test_a_review_job_reports_progress_then_its_report(
                                           progress_callback=on_progress))
         assert job["status"] == "completed", job
         assert job["formats"] == ["md", "json", "html"]
+        assert job["recommendation"].startswith("major revision (confidence 0.60)"), \
+            "the recommendation as every interface shows it"
         # one notification per finished step, in order, naming the step
         assert len(progress) == len(job["steps_done"]) >= 4
         assert [p[0] for p in progress] == list(range(1, len(progress) + 1))

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from papermind.db import Database
-from papermind.domain.job import JobRequest
+from papermind.domain.job import JobOwner, JobRequest
 from papermind.errors import NotFoundError
 from papermind.services.job_store import JobRecords, JobStore
 
@@ -142,3 +143,45 @@ def test_only_a_failed_or_cancelled_job_reopens(store: JobRecords) -> None:
     assert job.status == "queued" and job.error is None and job.finished_at is None
     assert store.finish("j1", "completed")
     assert not store.reopen("j1"), "a completed job stays completed"
+
+
+ME = JobOwner(host="host-a", pid=101, started_at=1000.0)
+OTHER = JobOwner(host="host-b", pid=202, started_at=2000.0)
+THIRD = JobOwner(host="host-c", pid=303, started_at=3000.0)
+
+
+def test_one_owner_per_job_until_its_lease_passes(store: JobRecords) -> None:
+    store.create_or_get_active("j1", REVIEW)
+    assert store.take("j1", ME, lease_s=60)
+    assert not store.take("j1", OTHER, lease_s=60), "a live lease keeps the job its owner's"
+    assert store.take("j1", ME, lease_s=60), "the owner takes its own job again (a resume)"
+    job = store.get("j1")
+    assert job.owner == ME and job.lease_until is not None and job.heartbeat_at is not None
+    assert job.lease_until > time.time() + 50
+    assert store.renew("j1", ME, lease_s=0.01) and not store.renew("j1", OTHER, lease_s=60)
+    time.sleep(0.05)
+    assert store.take("j1", OTHER, lease_s=60), "a passed lease is taken over"
+    assert store.get("j1").owner == OTHER
+    assert not store.renew("j1", ME, lease_s=60), "the old owner learns it lost the job"
+
+
+def test_a_gone_owner_is_replaced_exactly_once(store: JobRecords) -> None:
+    store.create_or_get_active("j1", REVIEW)
+    assert store.take("j1", ME, lease_s=3600)
+    assert store.take("j1", OTHER, lease_s=60, replacing=ME)
+    assert not store.take("j1", THIRD, lease_s=60, replacing=ME), "the second resumer loses"
+    assert store.get("j1").owner == OTHER
+
+
+def test_finishing_or_releasing_ends_the_lease(store: JobRecords) -> None:
+    store.create_or_get_active("j1", REVIEW)
+    store.create_or_get_active("j2", QUESTION)
+    assert store.take("j1", ME, lease_s=3600) and store.take("j2", ME, lease_s=3600)
+    store.release("j1", OTHER)
+    assert not store.take("j1", OTHER, lease_s=60), "only the owner releases its lease"
+    store.release("j1", ME)
+    assert store.get("j1").lease_until is None and store.take("j1", OTHER, lease_s=60)
+    assert store.finish("j2", "cancelled")
+    done = store.get("j2")
+    assert done.lease_until is None and done.owner == ME, "who ran it stays on the record"
+    assert not store.renew("j2", ME, lease_s=60) and not store.take("j2", OTHER, lease_s=60)

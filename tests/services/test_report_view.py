@@ -11,7 +11,7 @@ from papermind.domain.job import JobRequest
 from papermind.errors import NotFoundError
 from papermind.llm.testing import fake_gateway
 from papermind.services.report_files import write_reports
-from papermind.services.report_view import load_report
+from papermind.services.report_view import load_report, recommendation
 from papermind.workflows.review.report import build_report
 from tests.support.containers import hashing_container
 from tests.support.review_script import run_review, script
@@ -45,3 +45,21 @@ async def test_a_review_is_rendered_from_its_json_inside_a_layout(tmp_path: Path
         (folder / "report.json").write_text(json.dumps({"kind": "review", "bogus": 1}))
         old = load_report(box, job)
         assert not old.fresh and "stale html" in old.body
+
+
+async def test_the_job_page_and_mcp_verdict_carries_the_scores_flag(tmp_path: Path) -> None:
+    """'accept' with every score 1/10: wherever the recommendation shows, its flag does."""
+    low = {role: [{**answer[0], "score": 1}] for role, answer in script().items()
+           if role.endswith("_reviewer")}
+    meta = {**script()["meta"][0], "recommendation": "accept"}
+    result = await run_review(fake_gateway(script(**low, meta=[meta])), build_paper())
+    report = build_report(result.state)
+    with hashing_container(tmp_path) as box:
+        job, _ = box.job_store.create_or_get_active("j1", JobRequest(kind="review",
+                                                                     paper_id=report.paper_id))
+        assert recommendation(box, job) is None, "no verdict before the job completes"
+        box.job_store.finish(job.id, "completed")
+        write_reports(report, box.report_dir(job.id))
+        said = recommendation(box, box.job_store.get(job.id))
+    assert said is not None and said.startswith("accept (confidence ")
+    assert "flag: recommendation 'accept' contradicts the scores: every score is <= 4/10" in said

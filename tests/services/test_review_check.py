@@ -114,6 +114,13 @@ async def test_offline_review_is_the_check_without_scores(home: Path, tmp_path: 
     commented = [f for f in report.check.findings if f.comment]
     assert commented and all("bibliography" in f.message + f.fix for f in commented)
     assert not any("95.5" in f.comment for f in report.check.findings)  # invented: dropped
+    dropped = [f for f in report.check.findings if f.comment_note.startswith("comment dropped")]
+    assert dropped, "a finding whose comment was dropped says so"
+    assert all("the number 95.5% is not in the passage" in f.comment_note for f in dropped), \
+        "and why"
+    assert any(w.startswith(f"finding_comments: kept {len(commented)} of ")
+               for w in report.warnings)
+    assert "Comment dropped: the number 95.5%" in (tmp_path / "out" / "report.md").read_text()
     assert any(f.kind == "citation_without_entry" for f in report.check.findings)
     data = json.loads((tmp_path / "out" / "report.json").read_text())
     assert data["recommendation"] is None and data["scores"] == []

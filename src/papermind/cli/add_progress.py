@@ -55,8 +55,9 @@ INDEXING = "updating the library-wide search indexes (BM25, dense)"
 class _Plain:
     """Plain lines: one per file, one per few seconds of embedding, and a last one."""
 
-    def __init__(self, console: Console) -> None:
+    def __init__(self, console: Console, *, pages_only: bool = False) -> None:
         self.console = console
+        self.pages_only = pages_only
         self.started = 0.0
         self.last = 0.0
         self.indexing = 0.0
@@ -64,6 +65,8 @@ class _Plain:
     def __call__(self, event: AddEvent) -> None:
         if event.stage == "ocr":
             self.console.print(ocr_line(event), markup=False, highlight=False)
+        elif self.pages_only:
+            return
         elif event.stage == "file" and event.result is not None:
             self.console.print(file_line(event.done, event.total, event.result),
                                markup=False, highlight=False, soft_wrap=True)
@@ -147,8 +150,9 @@ class _Bar:
 
 @contextmanager
 def add_progress(console: Console) -> Iterator[ProgressHook]:
-    """The hook for ``LibraryService.add``: a bar in a terminal, plain lines otherwise;
-    silent for a single file outside a terminal (its result is the command's output)."""
+    """The hook for ``LibraryService.add``: a bar in a terminal, plain lines otherwise; for
+    a single file outside a terminal only its OCR pages (its result is the command's
+    output, but a scan takes a while)."""
     sink: _Bar | _Plain | None = None
 
     def on_event(event: AddEvent) -> None:
@@ -156,8 +160,8 @@ def add_progress(console: Console) -> Iterator[ProgressHook]:
         if event.stage == "start":
             if console.is_terminal:
                 sink = _Bar(console)
-            elif event.total > 1:
-                sink = _Plain(console)
+            else:
+                sink = _Plain(console, pages_only=event.total == 1)
         if sink is not None:
             sink(event)
 

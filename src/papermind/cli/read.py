@@ -15,6 +15,7 @@ from papermind.errors import BudgetExceededError, ProviderError
 from papermind.services.loops import run_loop
 
 if TYPE_CHECKING:  # the workflow stack is imported when the command runs, not for --help
+    from papermind.services.container import Container
     from papermind.services.workflow_runs import ProgressCallback
 
 
@@ -37,6 +38,7 @@ def read(
     job_id = job or uuid.uuid4().hex
     paper_id = resolve_paper(box.library, paper).id
     request = job_request(kind="reading", paper_id=paper_id, language=lang)
+    estimate_line(cli.err, box, "reading")
     try:
         with cli.err.status("starting deep reading...") as status:
             run = run_loop(run_as_job(
@@ -48,6 +50,15 @@ def read(
                       f"papermind read {paper} --job {job_id}", highlight=False)
         raise
     show_run(ctx, run, as_json)
+
+
+def estimate_line(err: Console, box: Container, kind: str) -> None:
+    """Before a long local run: "about N minutes on this machine" (measured, never guessed)."""
+    from papermind.services.run_estimate import announce
+
+    said = announce(box.db, box.gateway, kind)
+    if said:
+        err.print(said, highlight=False, markup=False)
 
 
 def _progress(err: Console, status: Status) -> ProgressCallback:

@@ -11,6 +11,7 @@ from rich.console import Console
 
 from papermind.cli.context import container, show_run, state
 from papermind.cli.options import Lang, Online, OutDir, PaperToAdd, ReportJsonFlag, ResumeJob
+from papermind.cli.read import estimate_line
 from papermind.services.loops import run_loop
 
 if TYPE_CHECKING:  # the workflow stack is imported when the command runs, not for --help
@@ -52,6 +53,7 @@ def review(
     paper_id = resolve_paper(box.library, paper).id
     job_id = job or uuid.uuid4().hex
     request = job_request(kind="review", paper_id=paper_id, reviewers=panel, language=lang)
+    estimate_line(cli.err, box, "review")
     with cli.err.status("starting the review panel..."):
         run = run_loop(run_as_job(box, request, job_id, lambda progress: review_paper(
             box, paper_id, reviewers=panel, job_id=job_id, out_dir=out, progress=progress,
@@ -65,14 +67,23 @@ def review(
 def _sign_off(ctx: typer.Context, run: ReviewRun, request: JobRequest, out: Path | None,
               lang: str | None) -> ReviewRun:
     cli = state(ctx)
-    cli.err.print(f"recommendation: [bold]{run.report.recommendation}[/]; "
-                  f"scores {[(s.name or s.reviewer, s.final) for s in run.report.scores]}")
-    from papermind.services.recorded_jobs import run_as_job
+    from papermind.services.report_view import verdict_line
+
+    cli.err.print(f"recommendation: {verdict_line(run.report)}; scores "
+                  f"{[(s.name or s.reviewer, s.final) for s in run.report.scores]}",
+                  highlight=False, markup=False)
+    from papermind.services.recorded_jobs import end_job, run_as_job
     from papermind.services.review import review_paper
 
-    approved = typer.confirm("Sign off this pre-review report?", default=True, err=True)
-    note = typer.prompt("Note (optional)", default="", show_default=False, err=True)
     box = container(ctx)
+    try:
+        approved = typer.confirm("Sign off this pre-review report?", default=True, err=True)
+        note = typer.prompt("Note (optional)", default="", show_default=False, err=True)
+    except (typer.Abort, KeyboardInterrupt, EOFError):  # Ctrl-C / Ctrl-D at the prompt
+        end_job(box.job_leases, run.job_id, "cancelled", "the sign-off was aborted at its "
+                "prompt; run the review again to get a new report")
+        cli.err.print(f"sign-off aborted: job {run.job_id} cancelled")
+        raise
     return run_loop(run_as_job(box, request, run.job_id, lambda progress: review_paper(
         box, run.report.paper_id, reviewers=request.reviewers, job_id=run.job_id, out_dir=out,
         signoff=True, resume={"approved": approved, "note": note}, progress=progress,

@@ -64,6 +64,9 @@ class CheckFinding(Frozen):
     source: SourceLine | None = Field(default=None, description="file and line in a LaTeX project")
     comment: str = Field(default="", description="a checked one-sentence model comment; empty "
                                                  "when none was written")
+    comment_note: str = Field(default="", description="why there is no comment although one "
+                              "was sought (offline review): dropped by code, and why; not "
+                              "given; or not asked for")
 
     def where(self) -> str:
         """'p. 3, l. 12', 'sections/intro.tex:14' or '' (a finding about the whole paper)."""

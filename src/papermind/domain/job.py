@@ -79,6 +79,18 @@ class JobRequest(Frozen):
         return self
 
 
+class JobOwner(Frozen):
+    """The process that runs (or holds) a job: a server, a worker or a CLI command."""
+
+    host: str = Field(description="host name of the owning process")
+    pid: int = Field(description="process id on that host")
+    started_at: float = Field(description="when the owning process started (Unix time)")
+
+    @property
+    def label(self) -> str:
+        return f"{self.host} pid {self.pid}"
+
+
 class Job(Frozen):
     """A job's record: request, status, timings, error and usage."""
 
@@ -91,6 +103,12 @@ class Job(Frozen):
     finished_at: float | None = None
     attempts: int = Field(default=0, description="times a worker started (or resumed) it")
     usage: dict[str, object] = Field(default_factory=dict, description="tokens and cost")
+    owner: JobOwner | None = Field(default=None, description="the process that holds (or last "
+                                   "held) the job; null: never taken")
+    heartbeat_at: float | None = Field(default=None, description="the owner's last heartbeat")
+    lease_until: float | None = Field(
+        default=None, description="the owner's lease ends then unless renewed; past it (or "
+        "null) another process may resume the job")
 
     @property
     def finished(self) -> bool:

@@ -254,6 +254,9 @@ class ReviewReport(Frozen):
     scores: list[FinalScore] = Field(default_factory=list)
     recommendation: Recommendation | None = None
     recommendation_confidence: float = 0.0
+    recommendation_withheld: str = Field(
+        default="", description="why the panel's recommendation is not given although it "
+        "scored: too few comments cite lines found in the paper")
     rounds: int = 1
     comments: list[ReportComment] = Field(default_factory=list)
     disagreements: list[Disagreement] = Field(default_factory=list)

@@ -4,10 +4,21 @@ The wheel ships Chinese+English detection and recognition models and a 0/180-deg
 direction classifier. Their paths are passed explicitly, so the engine never downloads
 anything. One engine per process, loaded on first use; onnxruntime threads are capped
 (``threads``) because ingestion shares the machine with the server and the embedder.
+
+Memory: a page is read within the parsing worker's address-space limit
+(``ingest.worker_memory_mb``). Recognition runs one line at a time (RapidOCR batches six
+by default, padded to the widest: on a 200-dpi page that peaked 608 MB above the engine,
+one at a time 185 MB, and was faster); under an address-space limit glibc gets two malloc
+arenas, not eight per core (each reserves 64 MB of address space), and the memory a page
+used is given back before the next (``release_memory``).
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import gc
+import resource
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +33,9 @@ _MODELS = {"Det": "PP-OCRv6_det_small.onnx", "Rec": "PP-OCRv6_rec_small.onnx",
            "Cls": "ch_ppocr_mobile_v2.0_cls_mobile.onnx"}
 _DET_SIDE = 960  # detection runs on at most this many pixels a side (recognition on crops):
 # at 1280 it took 370 MB more memory and 2x the time, finding the same lines on a dense page
+_REC_BATCH = 1  # lines recognised at once (see the module docstring)
+_ARENAS = 2  # glibc malloc arenas under an address-space limit
+_M_ARENA_MAX = -8  # mallopt's parameter number (glibc malloc.h)
 _LOCK = threading.Lock()
 _RUN_LOCK = threading.Lock()
 _ENGINES: dict[int, Any] = {}
@@ -59,11 +73,13 @@ def _engine(threads: int) -> Any:
                 paths = _model_paths()
             except ImportError:
                 raise IngestError("OCR is not installed", hint=EXTRA_HINT) from None
+            _fewer_arenas()
             params: dict[str, Any] = {f"{stage}.model_path": str(path)
                                       for stage, path in paths.items()}
             params.update({
                 "Global.log_level": "error", "Global.use_cls": False,
                 "Det.limit_type": "max", "Det.limit_side_len": _DET_SIDE,
+                "Rec.rec_batch_num": _REC_BATCH,
                 "EngineConfig.onnxruntime.intra_op_num_threads": threads,
                 "EngineConfig.onnxruntime.inter_op_num_threads": 1,
             })
@@ -71,6 +87,41 @@ def _engine(threads: int) -> Any:
             _without_spinning(engine, paths, threads)
             _ENGINES[threads] = engine
         return _ENGINES[threads]
+
+
+def _libc() -> Any:
+    name = ctypes.util.find_library("c")
+    try:
+        return ctypes.CDLL(name) if name else None
+    except OSError:
+        return None
+
+
+def _fewer_arenas() -> None:
+    """Under an address-space limit, two malloc arenas for the engine's threads (glibc)."""
+    if resource.getrlimit(resource.RLIMIT_AS)[0] == resource.RLIM_INFINITY:
+        return
+    libc = _libc()
+    if libc is not None and hasattr(libc, "mallopt"):
+        libc.mallopt(_M_ARENA_MAX, _ARENAS)
+
+
+def release_memory() -> None:
+    """Give the memory of the page just read back (collected, then trimmed on glibc), so
+    the next page starts from the engine's own footprint."""
+    gc.collect()
+    libc = _libc()
+    if libc is not None and hasattr(libc, "malloc_trim"):
+        libc.malloc_trim(0)
+
+
+def out_of_memory(error: BaseException) -> bool:
+    """Whether ``error`` is the engine (or numpy) running out of memory: onnxruntime says
+    'bad_alloc' or 'Failed to allocate' in a RuntimeException of its own."""
+    if isinstance(error, MemoryError):
+        return True
+    text = str(error)
+    return "bad_alloc" in text or "Failed to allocate" in text
 
 
 def _without_spinning(engine: Any, paths: dict[str, Path], threads: int) -> None:

@@ -2,7 +2,10 @@
 
 Each page is rendered under the PDFium lock (the document is opened again for it, so the
 lock is not held while the engine runs); the upright image is read by the OCR engine
-outside the lock. ``on_page(done, total)`` hears each finished page.
+outside the lock, and its memory is given back before the next page: what a scan needs is
+what its largest page needs, not the sum of its pages. ``on_page(done, total)`` hears each
+finished page. A page that does not fit the parsing worker's memory is refused in one line
+that names ``ingest.worker_memory_mb``.
 """
 
 from __future__ import annotations
@@ -32,13 +35,33 @@ def read_scanned(data: bytes, name: str, pages: list[LaidOutPage], indices: list
                           f"{settings.ocr_max_pages}",
                           hint="raise ingest.ocr_max_pages to accept it")
     for done, index in enumerate(indices, start=1):
-        image, scale = _render(data, index, settings.ocr_dpi / 72)
-        turn = upright_turn(image, threads=settings.ocr_threads)
-        laid = ocr_page(turned(image, turn), index + 1, scale, threads=settings.ocr_threads)
-        laid.turn = turn
-        pages[index] = laid
+        try:
+            pages[index] = _read_page(data, index, settings)
+        except Exception as error:
+            if not ocr_engine.out_of_memory(error):
+                raise
+            raise memory_refusal(name, index + 1, settings) from None
+        finally:
+            ocr_engine.release_memory()
         if on_page is not None:
             on_page(done, len(indices))
+
+
+def _read_page(data: bytes, index: int, settings: IngestSettings) -> LaidOutPage:
+    image, scale = _render(data, index, settings.ocr_dpi / 72)
+    turn = upright_turn(image, threads=settings.ocr_threads)
+    laid = ocr_page(turned(image, turn), index + 1, scale, threads=settings.ocr_threads)
+    laid.turn = turn
+    return laid
+
+
+def memory_refusal(name: str, page: int, settings: IngestSettings) -> IngestError:
+    """One line for a page the OCR engine could not read within the memory it has."""
+    return IngestError(
+        f"{name}: page {page} did not fit in memory while read by OCR (the parsing worker "
+        f"has ingest.worker_memory_mb = {settings.worker_memory_mb} MiB)",
+        hint="raise ingest.worker_memory_mb (PAPERMIND_INGEST__WORKER_MEMORY_MB), e.g. to "
+             f"{2 * settings.worker_memory_mb}, or lower ingest.ocr_dpi")
 
 
 def _render(data: bytes, index: int, scale: float) -> tuple[np.ndarray, float]:

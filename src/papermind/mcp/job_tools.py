@@ -133,9 +133,12 @@ async def follow(rt: Runtime, ctx: Context, job_id: str, wait_s: float) -> JobOu
         await anyio.sleep(POLL_S)
     formats = [] if job.status != "completed" else await rt.call(
         lambda: [f for f in FORMATS if rt.container.report_file(job.id, f"report.{f}").is_file()])
+    from papermind.services.report_view import recommendation  # the review stack, when asked
+
+    said = await rt.call(recommendation, rt.container, job)
     return JobOut(job_id=job.id, kind=job.request.kind, status=job.status,
                   paper_id=job.request.paper_id, error=job.error, steps_done=done,
-                  formats=formats)
+                  formats=formats, recommendation=said)
 
 
 def report_text(rt: Runtime, job_id: str, format: str) -> str:
@@ -196,4 +199,5 @@ def answer_text(out: AnswerOut) -> str:
 def job_text(out: JobOut) -> str:
     steps = f"; done: {', '.join(out.steps_done)}" if out.steps_done else ""
     return (f"job {out.job_id} ({out.kind}): {out.status}{steps}"
-            + (f"; error: {out.error}" if out.error else ""))
+            + (f"; error: {out.error}" if out.error else "")
+            + (f"; recommendation: {out.recommendation}" if out.recommendation else ""))

@@ -194,6 +194,9 @@ class JobOut(BaseModel):
     error: str | None
     steps_done: list[str] = Field(description="workflow steps finished so far, in order")
     formats: list[str] = Field(description="report formats ready for get_report")
+    recommendation: str | None = Field(
+        default=None, description="a finished review's recommendation with its "
+        "contradicts-the-scores flag, or why there is none (too little evidence)")
 
 
 class ReportOut(BaseModel):

@@ -36,6 +36,8 @@ def finding_json(f: CheckFinding) -> dict[str, Any]:
         "source": f.source.model_dump() if f.source is not None else None}
     if f.comment:
         out["comment"] = f.comment
+    if f.comment_note:
+        out["comment_note"] = f.comment_note
     return out
 
 
@@ -65,6 +67,8 @@ def finding_markdown(f: CheckFinding) -> str:
         out += f"\n  Fix: {md_text(f.fix)}"
     if f.comment:
         out += f"\n  Comment: {md_text(f.comment)}"
+    elif f.comment_note:
+        out += f"\n  {md_text(f.comment_note[:1].upper() + f.comment_note[1:])}"
     return out
 
 

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from papermind.services.catalog import CatalogService
     from papermind.services.exports import ExportService
     from papermind.services.imports import ImportService
+    from papermind.services.job_leases import LeaseKeeper
     from papermind.services.job_store import JobRecords
     from papermind.services.jobs import JobRunner, JobService
     from papermind.services.page_text import PageText
@@ -252,6 +253,13 @@ class Container:
         the API and every worker share."""
         return self.storage_backend.job_store(self.storage_url, lambda: self.db)
 
+    @cached_property
+    def job_leases(self) -> LeaseKeeper:
+        """This process's job leases, for runs outside the job service (the CLI's)."""
+        from papermind.services.job_leases import LeaseKeeper
+
+        return LeaseKeeper(self.job_store, self.settings.jobs.lease_s)
+
     def job_service(self, runners: dict[Any, JobRunner] | None = None,
                     gateway: Any = None, *, enqueue_only: bool | None = None) -> JobService:
         """Jobs over ``job_store`` running the workflow table's rows (or ``runners``).
@@ -276,7 +284,8 @@ class Container:
                                        "postgresql:// URL, or jobs.runner to 'auto'")
             queue = work_queue.open(self.storage_url)
         return JobService(self.job_store, runners or workflow_runners(self, gateway=gateway),
-                          workers=self.settings.api.workers, queue=queue)
+                          workers=self.settings.api.workers, queue=queue,
+                          lease_s=self.settings.jobs.lease_s)
 
     def _parse_bytes(self, data: bytes, name: str,
                      on_page: Callable[[int, int], None] | None = None) -> Paper:
@@ -293,6 +302,9 @@ class Container:
     def close(self) -> None:
         """Close the database and forget everything built; later use builds afresh."""
         db = self.__dict__.get("db")
+        leases = self.__dict__.get("job_leases")
+        if leases is not None:
+            leases.close(release=True)
         jobs = self.__dict__.get("job_store")
         if jobs is not None and hasattr(jobs, "close"):
             jobs.close()

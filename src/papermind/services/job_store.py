@@ -13,7 +13,7 @@ import time
 from typing import Any, Protocol
 
 from papermind.db import SqlDatabase
-from papermind.domain.job import FINISHED, Job, JobEvent, JobRequest, JobStatus
+from papermind.domain.job import FINISHED, Job, JobEvent, JobOwner, JobRequest, JobStatus
 from papermind.errors import NotFoundError
 
 MIGRATIONS = [
@@ -42,7 +42,40 @@ MIGRATIONS = [
         PRIMARY KEY (job_id, seq)
     );
     """,
+    """
+    ALTER TABLE jobs ADD COLUMN owner_host TEXT;
+    ALTER TABLE jobs ADD COLUMN owner_pid INTEGER;
+    ALTER TABLE jobs ADD COLUMN owner_started_at REAL;
+    ALTER TABLE jobs ADD COLUMN heartbeat_at REAL;
+    ALTER TABLE jobs ADD COLUMN lease_until REAL;
+    """,
 ]
+OWNER_IS = "(owner_host = ? AND owner_pid = ? AND owner_started_at = ?)"
+LEASE_SQL = {  # '?' placeholders; the PostgreSQL store swaps in '%s'
+    "take": "UPDATE jobs SET owner_host = ?, owner_pid = ?, owner_started_at = ?,"
+            " heartbeat_at = ?, lease_until = ? WHERE id = ? AND status IN ('queued', 'running')"
+            f" AND (lease_until IS NULL OR lease_until < ? OR {OWNER_IS} OR {OWNER_IS})",
+    "renew": "UPDATE jobs SET heartbeat_at = ?, lease_until = ? WHERE id = ?"
+             f" AND status IN ('queued', 'running') AND {OWNER_IS}",
+    "release": f"UPDATE jobs SET lease_until = NULL WHERE id = ? AND {OWNER_IS}",
+}
+
+
+def owner_params(owner: JobOwner | None) -> tuple[object, object, object]:
+    """The three owner columns' values (NULLs for no owner: they match no row)."""
+    return (owner.host, owner.pid, owner.started_at) if owner else (None, None, None)
+
+
+def take_params(job_id: str, owner: JobOwner, lease_s: float,
+                replacing: JobOwner | None) -> tuple[object, ...]:
+    now = time.time()
+    return (*owner_params(owner), now, now + lease_s, job_id, now, *owner_params(owner),
+            *owner_params(replacing))
+
+
+def renew_params(job_id: str, owner: JobOwner, lease_s: float) -> tuple[object, ...]:
+    now = time.time()
+    return (now, now + lease_s, job_id, *owner_params(owner))
 
 
 def request_key(request: JobRequest) -> str:
@@ -63,6 +96,18 @@ class JobRecords(Protocol):
     def unfinished(self) -> list[Job]: ...
 
     def mark_running(self, job_id: str) -> None: ...
+
+    def take(self, job_id: str, owner: JobOwner, lease_s: float,
+             replacing: JobOwner | None = None) -> bool:
+        """Make ``owner`` the job's owner for ``lease_s`` seconds if no live owner holds it:
+        unfinished, and its lease is free, past, ``owner``'s own, or ``replacing``'s (an owner
+        found gone). Atomic: of two processes taking one job, one wins."""
+
+    def renew(self, job_id: str, owner: JobOwner, lease_s: float) -> bool:
+        """The owner's heartbeat; False when the job is no longer its to run."""
+
+    def release(self, job_id: str, owner: JobOwner) -> None:
+        """End ``owner``'s lease now (a graceful stop): the next start resumes the job."""
 
     def finish(self, job_id: str, status: JobStatus, *, error: str | None = None,
                usage: dict[str, Any] | None = None) -> bool: ...
@@ -133,11 +178,24 @@ class JobStore:
         if status not in FINISHED:
             raise ValueError(status)
         cursor = self.db.execute(
-            "UPDATE jobs SET status = ?, error = ?, finished_at = ?, usage = COALESCE(?, usage)"
-            " WHERE id = ? AND status IN ('queued', 'running')",
+            "UPDATE jobs SET status = ?, error = ?, finished_at = ?, usage = COALESCE(?, usage),"
+            " lease_until = NULL WHERE id = ? AND status IN ('queued', 'running')",
             (status, error, time.time(), json.dumps(usage) if usage is not None else None,
              job_id))
         return cursor.rowcount > 0
+
+    def take(self, job_id: str, owner: JobOwner, lease_s: float,
+             replacing: JobOwner | None = None) -> bool:
+        cursor = self.db.execute(LEASE_SQL["take"],
+                                 take_params(job_id, owner, lease_s, replacing))
+        return cursor.rowcount > 0
+
+    def renew(self, job_id: str, owner: JobOwner, lease_s: float) -> bool:
+        return self.db.execute(LEASE_SQL["renew"],
+                               renew_params(job_id, owner, lease_s)).rowcount > 0
+
+    def release(self, job_id: str, owner: JobOwner) -> None:
+        self.db.execute(LEASE_SQL["release"], (job_id, *owner_params(owner)))
 
     def reopen(self, job_id: str) -> bool:
         """Queue a failed or cancelled job again (to resume it); returns whether it changed."""
@@ -175,4 +233,13 @@ def job_from_row(row: Any) -> Job:
     return Job(id=row["id"], request=JobRequest.model_validate_json(row["request"]),
                status=row["status"], error=row["error"], created_at=row["created_at"],
                started_at=row["started_at"], finished_at=row["finished_at"],
-               attempts=row["attempts"], usage=json.loads(row["usage"] or "{}"))
+               attempts=row["attempts"], usage=json.loads(row["usage"] or "{}"),
+               owner=_owner(row), heartbeat_at=row["heartbeat_at"],
+               lease_until=row["lease_until"])
+
+
+def _owner(row: Any) -> JobOwner | None:
+    if row["owner_host"] is None:
+        return None
+    return JobOwner(host=row["owner_host"], pid=row["owner_pid"],
+                    started_at=row["owner_started_at"])

@@ -12,9 +12,16 @@ import json
 import time
 from typing import Any
 
-from papermind.domain.job import FINISHED, Job, JobEvent, JobRequest, JobStatus
+from papermind.domain.job import FINISHED, Job, JobEvent, JobOwner, JobRequest, JobStatus
 from papermind.errors import ConfigError, NotFoundError
-from papermind.services.job_store import job_from_row, request_key
+from papermind.services.job_store import (
+    LEASE_SQL,
+    job_from_row,
+    owner_params,
+    renew_params,
+    request_key,
+    take_params,
+)
 
 MIGRATION_LOCK = 0x7061706572  # the library's schema lock (pgdb): one schema change at a time
 MIGRATIONS = [
@@ -52,8 +59,14 @@ MIGRATIONS = [
         PRIMARY KEY (job_id, name)
     );
     """,
+    """
+    ALTER TABLE jobs ADD COLUMN owner_host TEXT, ADD COLUMN owner_pid INTEGER,
+        ADD COLUMN owner_started_at DOUBLE PRECISION, ADD COLUMN heartbeat_at DOUBLE PRECISION,
+        ADD COLUMN lease_until DOUBLE PRECISION;
+    """,
 ]
 UNFINISHED = "status IN ('queued', 'running')"
+PG_LEASE_SQL = {name: sql.replace("?", "%s") for name, sql in LEASE_SQL.items()}
 
 
 class PostgresJobStore:
@@ -141,11 +154,25 @@ class PostgresJobStore:
             raise ValueError(status)
         with self.pool.connection() as conn:
             cursor = conn.execute(
-                "UPDATE jobs SET status = %s, error = %s, finished_at = %s,"
+                "UPDATE jobs SET status = %s, error = %s, finished_at = %s, lease_until = NULL,"
                 f" usage = COALESCE(%s, usage) WHERE id = %s AND {UNFINISHED}",
                 (status, error, time.time(), json.dumps(usage) if usage is not None else None,
                  job_id))
             return cursor.rowcount > 0
+
+    def take(self, job_id: str, owner: JobOwner, lease_s: float,
+             replacing: JobOwner | None = None) -> bool:
+        return self._changed(PG_LEASE_SQL["take"], take_params(job_id, owner, lease_s, replacing))
+
+    def renew(self, job_id: str, owner: JobOwner, lease_s: float) -> bool:
+        return self._changed(PG_LEASE_SQL["renew"], renew_params(job_id, owner, lease_s))
+
+    def release(self, job_id: str, owner: JobOwner) -> None:
+        self._changed(PG_LEASE_SQL["release"], (job_id, *owner_params(owner)))
+
+    def _changed(self, sql: str, params: tuple[object, ...]) -> bool:
+        with self.pool.connection() as conn:
+            return conn.execute(sql, params).rowcount > 0
 
     def reopen(self, job_id: str) -> bool:
         """Queue a failed or cancelled job again (to resume it); returns whether it changed."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -20,10 +21,25 @@ from typing import Any, Protocol
 from papermind.disk_writes import storage_fault
 from papermind.domain.job import Job, JobEvent, JobKind, JobRequest
 from papermind.errors import ConflictError, PapermindError
+from papermind.services.job_leases import LeaseKeeper, lease_live
 from papermind.services.job_store import JobRecords
 from papermind.workflows.ports import ProgressCallback
 
 log = logging.getLogger("papermind.jobs")
+
+
+TAKING_S = 5.0
+"""A queued job nobody has taken yet is left this long to the process that just created it
+(a CLI command takes its lease right after creating the job)."""
+
+
+def _being_taken(job: Job) -> bool:
+    return job.owner is None and job.status == "queued" and time.time() - job.created_at < TAKING_S
+
+
+class JobHeld(PapermindError):
+    """Another live process (a server, a worker, a CLI command) owns the job's lease."""
+
 
 @dataclass
 class JobOutcome:
@@ -47,12 +63,17 @@ class JobService:
     """Queues jobs, runs at most ``workers`` at once, records events and outcomes.
 
     Given a ``queue``, it runs nothing itself: jobs go to the queue and workers call
-    ``execute``.
+    ``execute``. A job runs here only under this process's lease (``job_leases``): one
+    owner per job, whichever process started it.
     """
 
     def __init__(self, store: JobRecords, runners: dict[JobKind, JobRunner], *,
-                 workers: int = 2, queue: JobQueue | None = None) -> None:
+                 workers: int = 2, queue: JobQueue | None = None,
+                 lease_s: float = 30.0) -> None:
         self.store = store
+        self.leases = LeaseKeeper(store, lease_s, on_lost=self._lease_lost)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._sweeper: asyncio.Task[None] | None = None
         self.runners = runners
         self.queue = queue
         self._slots = asyncio.Semaphore(max(1, workers))
@@ -61,13 +82,42 @@ class JobService:
         self._listeners: dict[str, list[asyncio.Queue[JobEvent]]] = {}
 
     async def start(self) -> list[str]:
-        """Resume every job left queued or running by an earlier process.
+        """Resume every job left queued or running by a process that is gone (its lease
+        passed, or it ran on this host and exited). A job a live owner holds (a CLI command,
+        another server, a worker) is left to it.
+
+        Without a queue it then looks again every third of the lease, so a job whose owner
+        dies later (a CLI command killed while the server runs) is resumed here too.
 
         With a queue: re-enqueue the jobs still queued (one may have been recorded just
         before a crash, never enqueued); running ones are the workers' (leases)."""
+        self._loop = asyncio.get_running_loop()
+        resumed = self._resume_orphans(quiet=False)
+        if self.queue is None and self._sweeper is None:
+            self._sweeper = self._loop.create_task(self._sweep(), name="job-lease-sweep")
+        return resumed
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(self.leases.lease_s / 3)
+            try:
+                self._resume_orphans(quiet=True)
+            except Exception:  # the store is briefly away: the next sweep tries again
+                log.warning("job lease sweep failed", exc_info=True)
+
+    def _resume_orphans(self, *, quiet: bool) -> list[str]:
         resumed = []
         for job in self.store.unfinished():
+            if job.id in self._tasks or (self.queue is None and _being_taken(job)):
+                continue
+            if lease_live(job):
+                if not quiet:
+                    log.info("job held by its owner", extra={
+                        "job_id": job.id, "owner": job.owner.label if job.owner else None})
+                continue
             if self.queue is None:
+                if not self.leases.take(job):
+                    continue  # another process resumed it first
                 self._schedule(job)
             elif job.status == "queued":
                 self.queue.enqueue(job.id)
@@ -80,11 +130,16 @@ class JobService:
 
     async def stop(self) -> None:
         """Stop workers without marking their jobs: they resume on the next start."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            await asyncio.gather(self._sweeper, return_exceptions=True)
+            self._sweeper = None
         tasks = list(self._tasks.values())
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self._tasks.clear()
+        self.leases.close(release=True)  # the next start resumes them at once
         if self.queue is not None:
             self.queue.close()
 
@@ -101,7 +156,7 @@ class JobService:
             self.store.add_event(job.id, "status", data={"status": "queued"})
             if self.queue is not None:
                 self.queue.enqueue(job.id)
-            else:
+            elif self.leases.take(job):
                 self._schedule(job)
         return job, created
 
@@ -128,7 +183,7 @@ class JobService:
         job = self.store.get(job_id)
         if self.queue is not None:
             self.queue.enqueue(job_id)
-        else:
+        elif self.leases.take(job):
             self._schedule(job)
         return job
 
@@ -161,7 +216,14 @@ class JobService:
         if queue in queues:
             queues.remove(queue)
 
+    def _lease_lost(self, job_id: str) -> None:
+        """(The heartbeat's thread.) The job was finished elsewhere or taken by another
+        process after this one missed its lease: stop running it here."""
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self.stop_cancelled, job_id)
+
     def _schedule(self, job: Job) -> None:
+        self._loop = asyncio.get_running_loop()
         task = asyncio.get_running_loop().create_task(self._run(job), name=f"job-{job.id}")
         self._tasks[job.id] = task
         task.add_done_callback(lambda _: self._tasks.pop(job.id, None))
@@ -174,18 +236,32 @@ class JobService:
 
     async def _run(self, job: Job) -> None:
         async with self._slots:
-            await self.execute(job)
+            try:
+                await self.execute(job)
+            except JobHeld as held:
+                log.info("job left to its owner", extra={"job_id": job.id, "why": str(held)})
 
     async def execute(self, job: Job) -> None:
         """Run ``job`` here (resuming from its checkpoint) unless it is already finished;
-        record its events and its outcome. Workers call this for the jobs they take."""
-        if job.id in self._cancelled or self.store.get(job.id).finished:
+        record its events and its outcome. Workers call this for the jobs they take.
+        Raises ``JobHeld`` when a live process owns the job's lease."""
+        current = self.store.get(job.id)
+        if job.id in self._cancelled or current.finished:
             return
+        self._loop = asyncio.get_running_loop()
+        if not self.leases.holds(job.id) and not self.leases.take(current):
+            owner = current.owner.label if current.owner else "another process"
+            raise JobHeld(f"job {job.id} is running in {owner}")
         task = asyncio.current_task()
         own = task is not None and self._tasks.setdefault(job.id, task) is task
+        released = False
         try:
             await self._execute(job)
+        except asyncio.CancelledError:
+            released = job.id not in self._cancelled  # shutdown: resumed at the next start
+            raise
         finally:
+            self.leases.drop(job.id, release=released)
             if own and self._tasks.get(job.id) is task:
                 self._tasks.pop(job.id, None)
 

@@ -86,6 +86,7 @@ def reading_context(settings: Settings, gateway: Gateway, parts: ReadingParts,
     return ReadingContext(gateway=gateway, grounder=parts.grounder, papers=parts.library,
                           context_budget=budget,
                           max_rewrites=settings.workflows.reading_max_rewrites,
+                          reask_explanations=settings.workflows.reading_reask_explanations,
                           max_points=max_points, progress=progress, extractive=extractive,
                           max_questions=4 if extractive else 5)
 

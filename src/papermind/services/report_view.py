@@ -19,6 +19,7 @@ from pydantic import ValidationError
 from papermind.domain.job import Job
 from papermind.errors import NotFoundError
 from papermind.services.workflow_table import renderer_for
+from papermind.workflows.review.consistency import verdict_line
 
 if TYPE_CHECKING:
     from papermind.services.container import Container
@@ -69,14 +70,14 @@ def _render(data: dict[str, Any]) -> tuple[str, Markup]:
 
 
 def recommendation(container: Container, job: Job) -> str | None:
-    """A finished review's recommendation and its confidence, e.g. 'major revision
-    (confidence 0.60)', for the job's page; None for other jobs or while there is none."""
+    """A finished review's recommendation as every interface shows it (the job's page, MCP):
+    'major revision (confidence 0.60)' with its contradicts-the-scores flag, or why there is
+    none; None for other jobs or while there is no report."""
     if job.request.kind != "review" or job.status != "completed":
         return None
     path = container.report_file(job.id, "report.json")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        said = str(data["recommendation"]).replace("_", " ")
-        return f"{said} (confidence {float(data.get('recommendation_confidence', 0)):.2f})"
+        report = renderer_for("review").from_json(json.loads(path.read_text(encoding="utf-8")))
     except (OSError, ValueError, KeyError, TypeError):
         return None
+    return verdict_line(report)

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from papermind.errors import PapermindError
 from papermind.services.job_queue import QUEUE, TASK, ensure_schema, procrastinate_app
-from papermind.services.jobs import JobService
+from papermind.services.jobs import JobHeld, JobService
 
 if TYPE_CHECKING:
     from papermind.services.workflow_runs import RunParts
@@ -74,7 +74,10 @@ async def run_worker(service: JobService, url: str, options: WorkerOptions, *,
 
     @app.task(name=TASK, queue=QUEUE, retry=retry)
     async def run_job(job_id: str) -> None:
-        await run_leased(service, url, job_id)
+        try:
+            await run_leased(service, url, job_id)
+        except JobHeld as held:  # a live process (a CLI command) owns it: try again later
+            raise JobBusy(str(held)) from None
         if reports is not None and service.store.get(job_id).status == "completed":
             folder = reports(job_id)
             service.store.attach_files(job_id, {p.name: p.read_bytes()

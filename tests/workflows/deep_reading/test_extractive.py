@@ -88,11 +88,29 @@ async def test_offline_points_are_the_papers_text_verified_by_code(paper: Paper)
         assert len(call.text) < 2500 and "[p.1]" not in call.text
 
 
-async def test_a_failed_explanation_is_redone_alone_then_dropped(paper: Paper) -> None:
-    def picky(messages: list[BaseMessage]) -> dict[str, Any]:
-        """Invents on one passage (every time), explains the others faithfully."""
-        return invents(messages) if "evaluate on GLUE" in _passage(messages) else plain(messages)
+def picky(messages: list[BaseMessage]) -> dict[str, Any]:
+    """Invents on one passage (every time), explains the others faithfully."""
+    return invents(messages) if "evaluate on GLUE" in _passage(messages) else plain(messages)
+
+
+async def test_a_dropped_explanation_is_not_asked_again_by_default(paper: Paper) -> None:
+    """A rewrite round would change no verdict (the points are code's passages) and bought
+    one explanation of ten for minutes of the bundled model: skipped, and said so."""
     ctx, gw = _context(paper, {"explainer": [picky] * 30, "question_writer": [question] * 10})
+    result = await _run(paper, ctx)
+    assert result.nodes_run == ["context_loader", "deep_reader", "hallucination_checker",
+                                "questioner"]
+    points = result.state["points"]
+    assert len(gw.calls_for(role="explainer")) == len(points), "each passage asked once"
+    assert [p for p in points if not p.explanation][0].verified
+    notes = " ".join(result.state["rounds"][0].notes)
+    assert "1 explanation(s) not asked again" in notes
+    assert "reading_reask_explanations" in notes
+
+
+async def test_a_failed_explanation_is_redone_alone_then_dropped(paper: Paper) -> None:
+    ctx, gw = _context(paper, {"explainer": [picky] * 30, "question_writer": [question] * 10},
+                       reask_explanations=True)
     result = await _run(paper, ctx)
     assert result.nodes_run.count("deep_reader") == 2
     points = result.state["points"]

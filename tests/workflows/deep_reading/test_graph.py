@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -224,3 +224,18 @@ async def test_resume_after_interrupt_does_not_recall_completed_nodes(
     assert calls == {"reader": 2, "checker": 2, "questioner": 1}
     assert sum(before.values()) < 5 and gw.model.remaining() == {}
     assert [h.node for h in second.state["history"]] == first.nodes_run + second.nodes_run
+
+
+def test_a_rewrite_runs_only_for_what_it_can_change() -> None:
+    from types import SimpleNamespace
+
+    from papermind.workflows.deep_reading.nodes import route_after_check
+
+    verified, doubtful = SimpleNamespace(verified=True), SimpleNamespace(verified=False)
+    low: dict[str, Any] = {"rewrites": 0, "max_rewrites": 1, "credibility": "low"}
+    def route(**state: Any) -> str:
+        return route_after_check(cast(Any, {**low, **state}))
+
+    assert route(points=[verified, doubtful]) == "deep_reader"
+    assert route(points=[verified, verified]) == "questioner", "all verified: nothing to rewrite"
+    assert route(rewrites=1, points=[doubtful]) == "questioner"

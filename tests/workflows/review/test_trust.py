@@ -14,9 +14,16 @@ from typing import Any
 import pytest
 
 from papermind.domain import Paper
-from papermind.domain.review import ReportComment, ReviewReport
+from papermind.domain.review import ReportComment, ReviewMetrics, ReviewReport
 from papermind.llm.testing import fake_gateway
-from papermind.workflows.review.consistency import THRESHOLDS, recommendation_flag
+from papermind.workflows.review.consistency import (
+    HIGH_SCORE,
+    LOW_SCORE,
+    MIN_TRACEABILITY,
+    THRESHOLDS,
+    recommendation_flag,
+    verdict_line,
+)
 from papermind.workflows.review.render import to_html, to_markdown
 from papermind.workflows.review.report import build_report
 from tests.support.review_script import (
@@ -117,15 +124,45 @@ async def test_recommendation_contradicting_every_score_is_flagged(paper: Paper)
 
 @pytest.mark.parametrize(("recommendation", "scores", "flagged"), [
     ("minor_revision", [1, 1, 1], True), ("minor_revision", [3, 3, 3], True),
-    ("minor_revision", [3, 4, 1], False), ("reject", [9, 9, 9], True),
-    ("reject", [7, 8, 9], True), ("reject", [6, 9, 9], False), ("accept", [4, 2], True),
-    ("accept", [5, 2], False), ("major_revision", [9, 10], True),
-    ("major_revision", [5, 5], False)])
+    ("minor_revision", [3, 4, 1], True), ("minor_revision", [3, 5, 1], False),
+    ("reject", [9, 9, 9], True), ("reject", [7, 8, 9], True), ("reject", [6, 9, 9], False),
+    ("accept", [4, 2], True), ("accept", [5, 2], False), ("major_revision", [9, 10], True),
+    ("major_revision", [7, 8], True), ("major_revision", [5, 7], False)])
 def test_recommendation_rule_thresholds(recommendation: Any, scores: list[float],
                                         flagged: bool) -> None:
     named = {f"r{n}": float(s) for n, s in enumerate(scores)}
     assert (recommendation_flag(recommendation, named) is not None) == flagged
     assert set(THRESHOLDS) == {"accept", "minor_revision", "major_revision", "reject"}
+    assert {limit for _, limit in THRESHOLDS.values()} == {LOW_SCORE, HIGH_SCORE}, "one rule"
+
+
+async def test_no_recommendation_without_evidence(paper: Paper) -> None:
+    """Comments citing lines the paper does not have: the panel's 'major revision' is not
+    given, and every rendering says why."""
+    lost = reviewer(6, ("The method is sound.", "9:900", ""),
+                    ("The baselines are weak.", "9:901-902", "", []), "Table 1")
+    roles = ("contribution_reviewer", "methodology_reviewer", "experiment_reviewer",
+             "reproducibility_reviewer")
+    report, _ = await _run(paper, **{role: [lost] for role in roles})
+    assert report.metrics.traceability < MIN_TRACEABILITY
+    assert report.recommendation is None and report.recommendation_confidence == 0.0
+    assert report.recommendation_withheld.startswith("no recommendation: only ")
+    assert "a verdict needs evidence" in report.recommendation_withheld
+    assert report.flags == [], "no recommendation, so nothing to contradict"
+    assert verdict_line(report) == report.recommendation_withheld
+    assert report.recommendation_withheld in to_markdown(report)
+    assert "major revision" not in to_markdown(report).split("## Scores")[0]
+    assert "a verdict needs evidence" in to_html(report)
+
+
+def test_the_shown_verdict_carries_its_flag() -> None:
+    flagged = recommendation_flag("accept", {"r1": 1.0, "r2": 1.0})
+    assert flagged is not None and "<= 4/10" in flagged.message
+    report = ReviewReport(paper_id="p", title="t", recommendation="accept",
+                          recommendation_confidence=0.5, flags=[flagged],
+                          metrics=ReviewMetrics(issue_overlap=0, independence=1))
+    line = verdict_line(report)
+    assert line.startswith("accept (confidence 0.50); flag: recommendation 'accept' contradicts")
 
 
 EXPERIMENT_ISSUE = ("Only three random seeds are used, so variance is unclear.", "1:21-22",

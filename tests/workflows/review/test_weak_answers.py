@@ -39,4 +39,6 @@ async def test_weak_answers_complete_with_everything_marked(paper: Paper) -> Non
     assert all(a.verdict == "unresolved" for a in report.arbitrations)
     assert [c.accepted for c in report.score_changes] == [False]
     assert [p.addresses for p in report.revision_plan] == [[]]
-    assert report.metrics.traceability == 0.0 and report.recommendation == "reject"
+    assert report.metrics.traceability == 0.0
+    assert report.recommendation is None, "the meta's 'reject' cites nothing found: withheld"
+    assert "0 of 11 comments" in report.recommendation_withheld

@@ -20,6 +20,9 @@ class ReadingContext:
     """Tokens of paper text the reader may see (the rest of its window is for output)."""
     max_rewrites: int = 1
     """Rewrites allowed when the checker finds credibility low."""
+    reask_explanations: bool = False
+    """Extractive reading: a rewrite round re-asks the explanations code dropped. Off by
+    default: it bought one explanation of ten for 147-325 s of the bundled model."""
     max_points: int = 4
     """Points per part (method, derivation, results) kept from the reader's answer."""
     max_quotes: int = 2

@@ -62,6 +62,7 @@ async def load_context(state: ReadingState, runtime: Runtime[ReadingContext]) ->
     found = [checking.sentence_evidence(ctx.grounder, paper, q.text, q.lines)
              for q in selection.questions]
     common: Update = {"title": paper.title, "max_rewrites": ctx.max_rewrites, "rewrites": 0,
+                      "reask_explanations": ctx.reask_explanations,
                       "checked": False, "extractive": ctx.extractive,
                       "question_sources": [e for e in found if e.found]}
     if ctx.extractive:
@@ -186,6 +187,10 @@ async def check_hallucinations(state: ReadingState, runtime: Runtime[ReadingCont
     notes = [reason, *judged.notes]
     if state.get("extractive"):
         notes.append(f"{explained} of {len(points)} passages explained; the rest shown quoted")
+        dropped = len(extractive.failed_explanations(points))
+        if dropped and not state.get("reask_explanations"):
+            notes.append(f"{dropped} explanation(s) not asked again: a re-ask rarely pays "
+                         "(workflows.reading_reask_explanations)")
     round_ = CheckRound(round=state.get("rewrites", 0), credibility=level, points=len(points),
                         found_points=sum(p.found for p in points),
                         verified_points=sum(p.verified for p in points), quotes=len(cited),
@@ -201,13 +206,19 @@ async def check_hallucinations(state: ReadingState, runtime: Runtime[ReadingCont
 
 
 def route_after_check(state: ReadingState) -> Literal["deep_reader", "questioner"]:
-    """Rewrite while rewrites remain and credibility is low (the reader's own analysis) or
-    explanations were dropped (extractive reading); otherwise ask questions."""
+    """A rewrite round runs only for what it can change, while rewrites remain: the reader's
+    own analysis when credibility is low and some point is not verified; an extractive
+    reading only to re-ask dropped explanations, and only when asked to
+    (``reask_explanations``: its points are code's passages, a rewrite changes no verdict).
+    Otherwise on to the questions."""
     if state.get("rewrites", 0) >= state.get("max_rewrites", 0):
         return "questioner"
+    points = state.get("points", [])
     if state.get("extractive"):
-        failed = extractive.failed_explanations(state.get("points", []))
-        return "deep_reader" if failed else "questioner"
+        wanted = state.get("reask_explanations") and extractive.failed_explanations(points)
+        return "deep_reader" if wanted else "questioner"
+    if points and all(p.verified for p in points):
+        return "questioner"  # nothing a rewrite could make better
     return "deep_reader" if state.get("credibility") == "low" else "questioner"
 
 

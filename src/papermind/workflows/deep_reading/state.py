@@ -37,6 +37,7 @@ class ReadingState(TypedDict, total=False):
     """Sentences code found about assumptions, limitations and future work, cited."""
     context_info: ContextInfo
     max_rewrites: int
+    reask_explanations: bool
     points: list[ReadingPoint]
     checked: bool
     credibility: Credibility

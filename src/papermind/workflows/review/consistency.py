@@ -1,14 +1,18 @@
-"""Does the recommendation contradict the scores? A model-free rule with fixed thresholds.
+"""May the report show a recommendation, and does it contradict the scores? Model-free rules.
 
-A recommendation is flagged when EVERY reviewer's final score (1-10) lies beyond its
-threshold, i.e. when no score at all could justify it:
+No recommendation without evidence: when fewer than ``MIN_TRACEABILITY`` of the final
+comments and plan items cite lines code found in the paper (the metrics' traceability), the
+report gives no recommendation and says why (``withheld_reason``).
+
+A shown recommendation is flagged when EVERY reviewer's final score (1-10) lies beyond one
+threshold, the same for every interface (CLI, report, web job page, MCP):
 
 =================  =======================
 recommendation     flagged when every score
 =================  =======================
-accept             <= 4
-minor_revision     <= 3
-major_revision     >= 9
+accept             <= 4 (``LOW_SCORE``)
+minor_revision     <= 4
+major_revision     >= 7 (``HIGH_SCORE``)
 reject             >= 7
 =================  =======================
 
@@ -20,11 +24,37 @@ from __future__ import annotations
 
 from typing import Literal
 
-from papermind.domain.review import Recommendation, ReportFlag
+from papermind.domain.review import Recommendation, ReportFlag, ReviewMetrics, ReviewReport
 
+LOW_SCORE = 4.0
+"""Every score at or below this contradicts a favourable recommendation."""
+HIGH_SCORE = 7.0
+"""Every score at or above this contradicts an unfavourable recommendation."""
 THRESHOLDS: dict[str, tuple[Literal["<=", ">="], float]] = {
-    "accept": ("<=", 4.0), "minor_revision": ("<=", 3.0),
-    "major_revision": (">=", 9.0), "reject": (">=", 7.0)}
+    "accept": ("<=", LOW_SCORE), "minor_revision": ("<=", LOW_SCORE),
+    "major_revision": (">=", HIGH_SCORE), "reject": (">=", HIGH_SCORE)}
+MIN_TRACEABILITY = 0.5
+"""Below this share of comments citing lines found in the paper, no recommendation."""
+
+
+def withheld_reason(metrics: ReviewMetrics) -> str:
+    """Why a run's recommendation may not be shown ("" when it may)."""
+    if metrics.traceability >= MIN_TRACEABILITY:
+        return ""
+    return (f"no recommendation: only {metrics.comments_traceable} of {metrics.comments} "
+            "comments and plan items cite lines found in the paper (traceability "
+            f"{metrics.traceability:.2f}, below {MIN_TRACEABILITY:g}); a verdict needs evidence")
+
+
+def verdict_line(report: ReviewReport) -> str:
+    """The recommendation as every interface shows it in one line: 'major revision
+    (confidence 0.60)' and its contradicts-the-scores flag, or why there is none."""
+    if report.recommendation is None:
+        return report.recommendation_withheld or report.scoring_note or "no recommendation"
+    line = (f"{report.recommendation.replace('_', ' ')} "
+            f"(confidence {report.recommendation_confidence:.2f})")
+    flags = [f.message for f in report.flags if f.kind == "recommendation_contradicts_scores"]
+    return "; ".join([line, *(f"flag: {m}" for m in flags)])
 
 
 def recommendation_flag(recommendation: Recommendation | None,

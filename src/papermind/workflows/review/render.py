@@ -25,6 +25,7 @@ from papermind.reports.report_parts import (
     report_strings,
     template_env,
 )
+from papermind.workflows.review.consistency import verdict_line
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -134,9 +135,10 @@ def to_markdown(report: ReviewReport) -> str:
         out += [f"- **warning** {_e(w)}" for w in report.warnings]
         return "\n".join(out + [""] + _usage(report)).rstrip() + "\n"
     rec = _LABELS.get(report.recommendation or "", "none")
+    said = (f"**{_e(report.recommendation_withheld)}**" if report.recommendation_withheld else
+            f"**{rec}** (confidence {report.recommendation_confidence:.2f})")
     out += ["", f"## {_t(report)('Recommendation')}", "",
-            f"**{rec}** (confidence {report.recommendation_confidence:.2f}) after "
-            f"{report.rounds} adversarial round(s). "
+            f"{said} after {report.rounds} adversarial round(s). "
             f"Panel: {', '.join(_e(name_of(report, role)) for role in report.panel)}."]
     out += [f"- **flag** {_flag(f)}" for f in report.flags]
     out += [f"- **warning** {_e(w)}" for w in report.warnings]
@@ -277,9 +279,8 @@ def to_terminal(console: Console, report: ReviewReport, job_id: str) -> None:
         console.print(f"[{colour}]hidden text ({finding.severity})[/] p. {finding.page}: "
                       f"{finding.text!r} ({finding.reason})", highlight=False)
     title = report.title or report.paper_id
-    if report.recommendation is None:  # offline: no scores, the note says why
-        console.print(f"[bold]{title}[/]: {report.scoring_note or 'no recommendation'}",
-                      highlight=False)
+    if report.recommendation is None:  # offline, or too little evidence: it says why
+        console.print(f"[bold]{title}[/]: {verdict_line(report)}", highlight=False)
     else:
         console.print(f"[bold]{title}[/]: [bold]{report.recommendation}[/] (confidence "
                       f"{report.recommendation_confidence:.2f}, {report.rounds} round(s))",

@@ -26,7 +26,7 @@ from papermind.domain.review import (
 from papermind.reports import evidence_json
 from papermind.workflows.review.arbitration import current_scores
 from papermind.workflows.review.check_facts import unaddressed
-from papermind.workflows.review.consistency import recommendation_flag
+from papermind.workflows.review.consistency import recommendation_flag, withheld_reason
 from papermind.workflows.review.metrics import compute_metrics
 from papermind.workflows.review.panel import ASPECTS, display_name, message_label
 from papermind.workflows.review.state import ReviewState
@@ -47,7 +47,11 @@ def build_report(state: Mapping[str, Any], *, models: dict[str, str] | None = No
     comments = [_comment(m, checks.get(m.id), _next(numbers, m))
                 for m in messages if m.kind in COMMENT_KINDS]
     plan = [_locate(item, checks) for item in (last.revision_plan if last else [])]
+    metrics = compute_metrics(messages, checks, plan)
     recommendation = last.recommendation if last else None
+    withheld = withheld_reason(metrics) if recommendation else ""
+    if withheld:
+        recommendation = None
     flags = [f for f in [recommendation_flag(recommendation, current_scores(review))] if f]
     return ReviewReport(
         paper_id=paper.id, title=paper.title or paper.source_name,
@@ -58,13 +62,14 @@ def build_report(state: Mapping[str, Any], *, models: dict[str, str] | None = No
         editor_summary=next((m.content for m in messages
                              if m.sender == "editor" and m.kind == "summary"), ""),
         scores=_scores(review), recommendation=recommendation,
-        recommendation_confidence=last.confidence if last else 0.0,
+        recommendation_confidence=last.confidence if last and not withheld else 0.0,
+        recommendation_withheld=withheld,
         rounds=max((d.round for d in decisions), default=0),
         comments=comments, disagreements=review.get("disagreements", []),
         arbitrations=review.get("arbitrations", []),
         score_changes=review.get("score_changes", []), revision_plan=plan,
         unverified=_unverified(messages, checks), flags=flags,
-        metrics=compute_metrics(messages, checks, plan), verification=_verification(comments),
+        metrics=metrics, verification=_verification(comments),
         usage=usage or {}, history=list(review.get("history", [])),
         warnings=list(review.get("warnings", [])), signoff=review.get("signoff"),
         related_work=list(review.get("related_work", [])))
