@@ -88,6 +88,9 @@ def test_job_page_report_and_usage(site: tuple[httpx.Client, str, str]) -> None:
     assert "Tokens in 12, out 3" in page and "Cancel" not in page, "usage, and no Cancel"
     assert "Sparse Mixture Routing" in page, "the job names its paper by title"
     assert client.get(f"/jobs/{job_id}/report").status_code == 404  # the runner wrote none
+    row = next(line for line in client.get("/jobs").text.splitlines() if job_id in line)
+    assert re.search(r'<time class="job-created">\d{4}-\d\d-\d\d \d\d:\d\d</time>', row), row
+    assert "run by " in row and " pid " in row, row
 
 
 ODD_PAGES = ["/papers/{pdf}/pages/0", "/papers/{pdf}/pages/-1", "/papers/{pdf}/pages/99999999999",

@@ -33,6 +33,19 @@ class CallStore:
              record.model, record.tokens_in, record.tokens_out, record.cost_usd,
              int(record.cached), record.attempts, record.latency_s, int(record.ok)))
 
+    def models(self, job_ids: list[str]) -> dict[str, list[str]]:
+        """job id -> the models its calls went to, in the order first used."""
+        out: dict[str, list[str]] = {}
+        for start in range(0, len(job_ids), 500):
+            chunk = job_ids[start:start + 500]
+            marks = ", ".join("?" for _ in chunk)
+            rows = self.db.query(f"SELECT job_id, model, MIN(id) AS first FROM llm_calls WHERE "
+                                 f"job_id IN ({marks}) GROUP BY job_id, model ORDER BY first",
+                                 tuple(chunk))
+            for row in rows:
+                out.setdefault(row["job_id"], []).append(row["model"])
+        return out
+
     def records(self, job_id: str) -> list[CallRecord]:
         rows = self.db.query("SELECT * FROM llm_calls WHERE job_id = ? ORDER BY id", (job_id,))
         return [CallRecord(r["role"], r["node"], r["job_id"], r["endpoint"], r["model"],

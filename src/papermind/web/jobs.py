@@ -11,6 +11,7 @@ from papermind.api.deps import ContainerDep, JobsDep
 from papermind.domain.job import Job, JobRequest
 from papermind.errors import PapermindError
 from papermind.services.container import Container
+from papermind.services.job_listing import job_details
 from papermind.services.report_view import load_report, recommendation
 from papermind.web.pages import back, render
 
@@ -43,7 +44,8 @@ async def start_job(request: Request, box: ContainerDep, jobs: JobsDep, kind: st
 @router.get("/jobs", response_class=HTMLResponse)
 def job_list(request: Request, box: ContainerDep, jobs: JobsDep) -> HTMLResponse:
     recent = jobs.store.recent(100)
-    return render(request, "jobs.html", jobs=recent, titles=titles_for(box, *recent))
+    return render(request, "jobs.html", jobs=recent, titles=titles_for(box, *recent),
+                  details=job_details(box.db, recent))
 
 
 @router.get("/jobs/{job_id}", response_class=HTMLResponse)

@@ -9,6 +9,7 @@ from starlette.concurrency import run_in_threadpool
 
 from papermind.api.deps import ContainerDep, JobsDep
 from papermind.services.export_formats import EXPORT_FORMATS
+from papermind.services.job_listing import job_details
 from papermind.web.pages import render
 
 router = APIRouter(include_in_schema=False)
@@ -28,7 +29,9 @@ async def library(request: Request, box: ContainerDep, jobs: JobsDep,
     hits = await run_in_threadpool(box.search.search, q, k=10) if q and q.strip() else []
     titles = {r.id: r.title or r.source_name for r in records}
     titles |= box.library.titles(h.paper_id for h in hits if h.paper_id not in titles)
+    recent = jobs.store.recent(8)
     return render(request, "library.html", papers=records, q=q, hits=hits, titles=titles,
                   page=page, pages=pages, total=total, first=first + 1,
-                  last=first + len(records), jobs=jobs.store.recent(8),
+                  last=first + len(records), jobs=recent,
+                  details=job_details(box.db, recent),
                   export_formats=list(EXPORT_FORMATS.values()))
