@@ -58,6 +58,19 @@ _LETTER = re.compile(r"^(?P<num>[A-H])\.\s+(?P<title>[A-Z(\"'].*)$")
 _ROMAN_DIGITS = {"I": 1, "V": 5, "X": 10}
 
 
+def is_section_name(text: str) -> bool:
+    """'Abstract', '1 Introduction', 'IV. Results', '摘要': a section's name, never a paper's
+    title or an author."""
+    bare = text.strip().lstrip("#").strip().rstrip(":.").strip()
+    if bare.lower() in _UNNUMBERED or unnumbered_kind(bare) is not None:
+        return True
+    return _SECTION_NUMBER.match(bare) is not None or bare.lower().startswith("abstract")
+
+
+_SECTION_NUMBER = re.compile(r"^(?:\d{1,2}(?:\.\d{1,2}){0,3}\.?|[A-H]\.(?:\d{1,2}\.?)*|[IVX]{1,6}\.)\s+\S")
+"""'1 Introduction', '3.2. Setup', 'A.1 Proofs', 'IV. Results' (not 'A Statistical Parser')."""
+
+
 def _roman(text: str) -> int:
     values = [_ROMAN_DIGITS[ch] for ch in text]
     return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
