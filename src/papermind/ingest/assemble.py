@@ -25,6 +25,7 @@ from papermind.domain.paper import (
 from papermind.ingest.blocks import BlockDraft, split_blocks
 from papermind.ingest.citations import Resolver, find_markers
 from papermind.ingest.equation_refs import equation_refs
+from papermind.ingest.glyph_sizes import OCR_SIZE_SLACK, ocr_front_lines
 from papermind.ingest.hidden_grade import severity
 from papermind.ingest.identifiers import find_identifiers
 from papermind.ingest.layout import FlowLine, LaidOutPage, RawFinding
@@ -236,7 +237,10 @@ def _front(flat: Sequence[FlowLine], stop: int, vocab: Vocabulary, body: float,
     if source_type == "md":
         meta, heading = markdown_front(flat)
         return meta, "heading" if heading else "first_line"
-    meta = front_matter(flat, stop, vocab, body)
+    slack = 0.0
+    if flat and flat[0].confidence is not None:  # a scan: sizes estimated from glyph widths
+        (flat, body), slack = ocr_front_lines(flat, stop if stop > 0 else 30), OCR_SIZE_SLACK
+    meta = front_matter(flat, stop, vocab, body, slack)
     first = flat[meta.title_lines[0]] if meta.title_lines else None
     set_apart = first is not None and first.box is not None and (
         first.bold or max(first.size, first.peak) > body + 0.5)

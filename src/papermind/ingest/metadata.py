@@ -30,6 +30,8 @@ NOT_TITLE = re.compile(r"^(arxiv|preprint|proceedings|journal|vol\.|published|un
 _GENRE_LABEL = re.compile(r"^\S{0,16}(学位论文|毕业论文|博士论文|硕士论文|毕业设计)$")
 _HONORIFIC = re.compile(r"^(?:prof\.?|professor|dr\.?)\s+", re.IGNORECASE)
 _TITLE_MARKS = re.compile(r"[\s∗*†‡§¶˚⋆]+$")
+_ADDRESS = re.compile(r"@|https?://|www\.")
+"""An e-mail or web address: never a title line (a scan's wide glyphs can make it look big)."""
 _ABSTRACT_INLINE = re.compile(r"^abstract\s*[-—–:.]\s*", re.IGNORECASE)
 
 
@@ -59,12 +61,14 @@ def _size(line: FlowLine) -> float:
     return line.peak if line.size < line.peak <= 1.5 * line.size else line.size
 
 
-def _continues_title(line: FlowLine, start: FlowLine, above: FlowLine) -> bool:
+def _continues_title(line: FlowLine, start: FlowLine, above: FlowLine, slack: float) -> bool:
     """Same title font as the first line (a small-caps tail may sample smaller) and close;
     a smaller line of names in the title's face is the author line, not more title."""
     if line.page != start.page:
         return False
-    same_size = abs(_size(line) - _size(start)) <= 0.5
+    same_size = abs(_size(line) - _size(start)) <= max(0.5, slack * _size(start))
+    if slack and _names_line(line.text):
+        return False  # estimated sizes: a line of names is told apart by its shape
     same = same_size or (
         bool(line.font) and line.font == start.font and _size(line) >= 0.7 * _size(start))
     if not same or line.bold != start.bold or has_marked_name(line.text):
@@ -76,9 +80,10 @@ def _continues_title(line: FlowLine, start: FlowLine, above: FlowLine) -> bool:
     return not (line.box and above.box and line.box[1] - above.box[3] > line.height)
 
 
-def _title_candidates(lines: Sequence[FlowLine], limit: int) -> list[int]:
+def _title_candidates(lines: Sequence[FlowLine], limit: int, slack: float) -> list[int]:
     first_page = [i for i in range(limit) if lines[i].page == lines[0].page]
     usable = [i for i in first_page if len(lines[i].text) > 3 and not NOT_TITLE.match(lines[i].text)
+              and not _ADDRESS.search(lines[i].text)
               and not _GENRE_LABEL.match(lines[i].text.replace(" ", ""))
               and sum(ch.isalpha() for ch in lines[i].text) >= 4]
     if not usable:
@@ -86,10 +91,10 @@ def _title_candidates(lines: Sequence[FlowLine], limit: int) -> list[int]:
     if lines[usable[0]].box is None:
         return usable[:1]
     biggest = max(_size(lines[i]) for i in usable[:40])
-    start = next(i for i in usable[:40] if _size(lines[i]) >= biggest - 0.3)
+    start = next(i for i in usable[:40] if _size(lines[i]) >= biggest - max(0.3, slack * biggest))
     picked = [start]
     for j in range(start + 1, min(start + 5, limit)):
-        if not _continues_title(lines[j], lines[start], lines[picked[-1]]):
+        if not _continues_title(lines[j], lines[start], lines[picked[-1]], slack):
             break
         picked.append(j)
     return picked
@@ -147,16 +152,17 @@ def weak_title(title: str, lines: Sequence[FlowLine], body: float) -> str | None
 
 
 def front_matter(lines: Sequence[FlowLine], stop: int, vocab: Vocabulary | None = None,
-                 body: float = 0.0) -> FrontMatter:
+                 body: float = 0.0, slack: float = 0.0) -> FrontMatter:
     """Parse title and authors among ``lines[:stop]`` (stop = first heading or abstract).
     ``body``: the body text's font size; a title set no bigger that reads as a sentence is
-    weak (``weak`` says why; the caller falls back to the file name)."""
+    weak (``weak`` says why; the caller falls back to the file name). ``slack``: how far
+    (a share) sizes may differ and still be one size, for sizes that are estimates (a scan)."""
     meta = FrontMatter()
     if not lines:
         meta.weak = "no text"
         return meta
     limit = max(1, min(stop if stop > 0 else 30, len(lines)))
-    meta.title_lines = _title_candidates(lines, limit)
+    meta.title_lines = _title_candidates(lines, limit, slack)
     title, _ = join_lines([lines[i] for i in meta.title_lines], vocab)
     meta.title = clean_title(title)
     meta.weak = weak_title(meta.title, [lines[i] for i in meta.title_lines], body)
