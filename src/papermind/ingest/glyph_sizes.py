@@ -23,8 +23,9 @@ _MIN_CHARS = 6
 """Shorter lines say too little about their type (and keep their OCR size)."""
 
 
-def _advance(ch: str) -> float:
-    """A character's usual width in ems (Times/Computer Modern-like faces)."""
+def _advance(ch: str, cjk_line: bool) -> float:
+    """A character's usual width in ems (Times/Computer Modern-like faces); punctuation in a
+    Chinese line is full width (OCR gives it back as ASCII '(' and ',')."""
     if ch.isspace():
         return 0.28
     if has_cjk(ch):
@@ -33,7 +34,7 @@ def _advance(ch: str) -> float:
         return 0.70
     if ch.isalpha() or ch.isdigit():
         return 0.50
-    return 0.33
+    return 1.0 if cjk_line else 0.33
 
 
 def glyph_size(line: FlowLine) -> float | None:
@@ -42,7 +43,8 @@ def glyph_size(line: FlowLine) -> float | None:
     text = line.text.strip()
     if line.box is None or len(text) < _MIN_CHARS:
         return None
-    ems = sum(_advance(ch) for ch in text)
+    cjk = has_cjk(text)
+    ems = sum(_advance(ch, cjk) for ch in text)
     return (line.box[2] - line.box[0]) / ems if ems else None
 
 
