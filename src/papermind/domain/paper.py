@@ -16,13 +16,14 @@ SectionKind = Literal[
     "discussion", "conclusion", "references", "appendix", "acknowledgements", "other",
 ]
 SourceType = Literal["pdf", "txt", "md"]
-TitleSource = Literal["first_page", "heading", "first_line", "file_name"]
+TitleSource = Literal["first_page", "heading", "first_line", "file_name", "metadata"]
 TITLE_SOURCES: dict[str, str] = {
     "first_page": "the first page's title lines, set apart by their font size",
     "heading": "the Markdown document's first heading that is not a section name",
     "first_line": "the first line of text, with no layout to confirm it (plain text, or a "
                   "title set no bigger than the body text): a guess",
     "file_name": "the first page had no convincing title, so the file name stands in: a guess",
+    "metadata": "a reference manager's or scholarly source's record (an import, an add by id)",
 }
 """Where a paper's title came from; the last two are guesses that interfaces say are."""
 GUESSED_TITLE_SOURCES = frozenset({"first_line", "file_name"})

@@ -230,6 +230,10 @@ def _findings(raw: Sequence[RawFinding], pages: Sequence[LaidOutPage]) -> list[F
     return out
 
 
+_SURE_OCR = 0.8
+"""An OCR'd title line read with less confidence than this is a guess."""
+
+
 def _front(flat: Sequence[FlowLine], stop: int, vocab: Vocabulary, body: float,
            source_type: SourceType) -> tuple[FrontMatter, TitleSource]:
     """Title and authors, and where the title came from (a heading, lines set apart by their
@@ -243,7 +247,8 @@ def _front(flat: Sequence[FlowLine], stop: int, vocab: Vocabulary, body: float,
     meta = front_matter(flat, stop, vocab, body, slack)
     first = flat[meta.title_lines[0]] if meta.title_lines else None
     set_apart = first is not None and first.box is not None and (
-        first.bold or max(first.size, first.peak) > body + 0.5)
+        first.bold or max(first.size, first.peak) > body + 0.5) and (
+        first.confidence is None or first.confidence >= _SURE_OCR)
     return meta, "first_page" if set_apart else "first_line"
 
 

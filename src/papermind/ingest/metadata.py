@@ -130,6 +130,7 @@ def _names_line(text: str) -> bool:
 
 _KEY_LIKE = re.compile(r"^(?:\d+|[a-z]+\d{4}[a-z]*|[A-Za-z]+:\d+)$")
 """'2', 'smith2020deep', 'ref:12': a citation key, not a title."""
+_WORD_TAIL = re.compile(r"^[a-z]{1,6}-[a-z]")
 _SENTENCE_END = re.compile(r"[.;:,]$")
 
 
@@ -142,7 +143,8 @@ def weak_title(title: str, lines: Sequence[FlowLine], body: float) -> str | None
     if not lines or lines[0].box is None or not body:
         return None  # plain text: the first line is all there is to go by
     bigger = max(_size(line) for line in lines) > body + 0.5
-    fragment = text[:1].islower() and len(text.split()) >= 4  # 'order to compute the ...'
+    # 'order to compute the ...', 'dem-solving' (the tail of a word hyphenated across lines)
+    fragment = text[:1].islower() and (len(text.split()) >= 4 or _WORD_TAIL.match(text) is not None)
     plain_sentence = not lines[0].bold and _SENTENCE_END.search(text) is not None
     if not bigger and (fragment or plain_sentence or len(text.split()) > 30):
         return f"{text[:60]!r} is set as body text, not as a title"

@@ -294,6 +294,13 @@ def _author_initial(heading: Heading) -> bool:
         and len(heading.title.split()) <= 4
 
 
+def _repeated_abstract(heading: Heading, found: Sequence[Heading]) -> bool:
+    """A second 'ABSTRACT' (a scan's running head, a repeated line): one abstract section per
+    name ('摘要' and 'Abstract' of a Chinese paper are two)."""
+    return heading.kind == "abstract" and any(
+        h.kind == "abstract" and h.title.casefold() == heading.title.casefold() for h in found)
+
+
 def find_headings(lines: Sequence[FlowLine], body_size: float,
                   skip: set[int] | None = None) -> list[Heading]:
     """Headings in document order; numbered ones must continue the outline's numbering."""
@@ -312,7 +319,7 @@ def find_headings(lines: Sequence[FlowLine], body_size: float,
         if heading is None or (found and found[-1].kind == "references"
                                and _author_initial(heading)):
             continue
-        if not outline.accepts(heading, line):
+        if not outline.accepts(heading, line) or _repeated_abstract(heading, found):
             continue
         if heading.kind == "abstract" and not outline.in_appendix:
             found = [h for h in found if not h.number]  # numbered lines above the abstract
