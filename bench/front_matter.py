@@ -28,6 +28,7 @@ from pathlib import Path
 import ingest_gold as q
 
 from papermind.domain.paper import Paper
+from papermind.errors import InputError
 from papermind.ingest import parse_bytes, parse_file
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -105,7 +106,7 @@ def _run(name: str, items: Iterable[tuple[str, Callable[[], Paper], str | None, 
     for label, parse, title, authors in items:
         try:
             paper = parse()
-        except Exception as exc:  # a refused file is reported, not fatal  # noqa: BLE001
+        except InputError as exc:  # a refused file is reported, not fatal
             tally.misses.append(f"{label}: {type(exc).__name__}: {exc}")
             continue
         tally.add(label, paper, title, authors)
@@ -123,7 +124,6 @@ def _markdown() -> list[tuple[str, Path, str | None, list[str] | None]]:
 
 def _scans(folder: Path) -> list[tuple[str, Callable[[], Paper], str | None, None]]:
     import pypdfium2 as pdfium
-
     from tests.ingest.scan_pdf import scanned_pdf
     titles = {_rel(p): t for _, items in _pdf_sets() for p, t, _ in items if t}
     out = []
