@@ -150,7 +150,8 @@ def drop_trailing_acronym(name: str) -> str:
 
 
 def has_marked_name(text: str) -> bool:
-    """Whether the line prints a name followed by an affiliation marker symbol (not a digit,
-    which a title may hold): 'Kalpesh Krishna♠ ∗ Erin Bransom♢'."""
-    return any(looks_like_name(n.name) and any(not m.isdigit() for m in n.marks)
-               for n in split_marked_names(text))
+    """Whether the line prints a name followed by an affiliation marker symbol, or two names
+    followed by numbers (one number a title may hold): 'Kalpesh Krishna♠ ∗ Erin Bransom♢',
+    'Kalpesh Krishna1 Erin Bransom2'."""
+    marked = [n for n in split_marked_names(text) if looks_like_name(n.name) and n.marks]
+    return len(marked) >= 2 or any(not m.isdigit() for n in marked for m in n.marks)
