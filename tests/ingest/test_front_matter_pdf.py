@@ -12,6 +12,9 @@ from reportlab.pdfgen import canvas
 from papermind.ingest import ocr_engine, parse_file
 from papermind.ingest.glyph_sizes import glyph_size
 from papermind.ingest.layout import FlowLine
+from papermind.services.catalog import parsed_metadata
+from papermind.services.export_formats import FORMATS
+from papermind.services.exports import render
 from tests.ingest.scan_pdf import scanned_pdf
 
 TITLE = ("Evaluating Long-Form Summarization with", "Fine-Grained Human Annotations")
@@ -82,3 +85,12 @@ def test_a_scanned_title_keeps_its_second_line_and_one_abstract(tmp_path: Path) 
     assert paper.title.casefold() == " ".join(TITLE).casefold()
     assert [s.title for s in paper.sections if s.kind == "abstract"] == ["Abstract"]
     assert not any(word in author for author in paper.authors for word in ("Fine", "Human"))
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_exported_names_carry_no_markers(tmp_path: Path, fmt: str) -> None:
+    paper = parse_file(_acl_page(tmp_path / "acl.pdf", superscript=True))
+    text = render([("krishna", parsed_metadata(paper))], fmt)
+    assert "Krishna" in text and "Kuehl" in text and "Fine-Grained" in text
+    assert not any(f"{surname}{mark}" in text for surname in ("Krishna", "Bransom", "Kuehl")
+                   for mark in ("1", "2", "†"))
