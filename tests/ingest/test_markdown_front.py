@@ -88,3 +88,10 @@ def test_shared_converted_papers_match_the_recorded_front_matter(shared_data: Pa
             assert not any(a.startswith("#") or a.lower() == "abstract" for a in paper.authors)
     assert exact == 2 * len(files) == 40
     assert authors_ok >= 2 * (len(files) - 2)  # two papers run a name into its affiliation
+
+
+def test_zero_led_margin_numbers_glued_to_lines_are_not_title_or_names() -> None:
+    paper = _md("000\n\n001\n\n## 002 Evaluating Things at Scale\n\n003 Jane Roe 1 , Max Mustermann 2"
+                "\n\n004 1 Example University 2 Sample Institute\n\n## Abstract\n\nWe study it.\n")
+    assert paper.title == "Evaluating Things at Scale"
+    assert paper.authors == ["Jane Roe", "Max Mustermann"] and paper.author_marks == [["1"], ["2"]]

@@ -25,6 +25,7 @@ from papermind.ingest.metadata import (
 from papermind.ingest.sections import is_section_name
 
 _HEADING = re.compile(r"^#{1,6}\s+")
+_MARGIN_NUMBERS = re.compile(r"^(?:0\d{2}\s+)+(?=\S)")
 _LINE_NUMBERS = re.compile(r"^(?:\d{1,4}[\s.,]*)+$")
 _NOISE = re.compile(r"^(?:<!--.*-->|!\[.*\]\(.*\)|[-*_=]{3,}|\|.*\|)$")
 _REACH = 60
@@ -32,7 +33,9 @@ _REACH = 60
 
 
 def _bare(line: FlowLine) -> str:
-    return _HEADING.sub("", line.text).strip()
+    """The line without heading marks or the zero-led margin numbers ('054 ') a converted
+    line-numbered submission may glue to it."""
+    return _MARGIN_NUMBERS.sub("", _HEADING.sub("", line.text).strip())
 
 
 def _heading(line: FlowLine) -> bool:

@@ -19,7 +19,7 @@ from papermind.ingest.normalize import Vocabulary, join_lines
 
 AFFILIATION = re.compile(
     r"@|\b(univ|universit|institut|department|dept\.?|school|college|laborator|lab\b|inc\.|"
-    r"corp|research|centre|center|faculty|google|microsoft|email|e-mail|http|www\.|street|"
+    r"corp|llc\b|ltd\b|gmbh\b|research|centre|center|faculty|google|microsoft|email|e-mail|http|www\.|street|"
     r"road|ave\b|usa|germany|china|france|japan|canada|uk\b|double-blind|anonymous|science|"
     r"division|group|via\b|\d{3,})",
     re.IGNORECASE,
