@@ -95,3 +95,16 @@ def test_zero_led_margin_numbers_glued_to_lines_are_not_title_or_names() -> None
                 "\n\n004 1 Example University 2 Sample Institute\n\n## Abstract\n\nWe study it.\n")
     assert paper.title == "Evaluating Things at Scale"
     assert paper.authors == ["Jane Roe", "Max Mustermann"] and paper.author_marks == [["1"], ["2"]]
+
+
+def test_a_title_split_over_two_headings_is_joined_only_when_it_runs_on() -> None:
+    split = _md("## Fast Adversarial Training against\n\n## l 0 Bounded Perturbations\n\n"
+                "## Xuyang Zhong\n\n## Abstract\n\nx\n")
+    assert split.title == "Fast Adversarial Training against l 0 Bounded Perturbations"
+    assert split.authors == ["Xuyang Zhong"]
+    colon = _md("## Towards Robust Models:\n\n## A Study of Everything\n\nJane Roe\n\n## Abstract\n\nx\n")
+    assert colon.title == "Towards Robust Models: A Study of Everything"
+    named = _md("## Towards Robust Models:\n\n## Jane Roe\n\n## Abstract\n\nx\n")
+    assert named.title == "Towards Robust Models:" and named.authors == ["Jane Roe"]
+    whole = _md("## A Full Title Here\n\n## Overview\n\nbody\n")
+    assert whole.title == "A Full Title Here" and [s.title for s in whole.sections] == ["Overview"]

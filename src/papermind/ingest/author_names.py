@@ -42,6 +42,8 @@ def _is_mark(token: str) -> bool:
         return False
     if len(core) == 1 and _greek(core):
         return True
+    if any(len(run) > 2 for run in re.findall(r"\d+", core)):
+        return False  # '98103', '352350': a postal code or box number, no marker
     return all(ch.isdigit() or ch in _MARK_CHARS or ch == "," for ch in core) and len(core) <= 8
 
 

@@ -65,6 +65,25 @@ def _title_index(lines: Sequence[FlowLine]) -> tuple[int | None, bool]:
     return first_text, False
 
 
+_OPEN_END = re.compile(r"(?:\b(?:a|an|the|of|for|and|or|with|in|on|to|via|from|by|at)|[:\-–—,])$",
+                       re.IGNORECASE)
+"""A title line that cannot end a title: 'Understanding and Improving Fast Adversarial
+Training against', 'Towards Robust Models:'."""
+
+
+def _title_lines(lines: Sequence[FlowLine], first: int) -> list[int]:
+    """The title heading and the next heading when a converter split the title in two: the
+    first ends open ('... for', '...:') or the second starts in lower case."""
+    nxt = next((i for i in range(first + 1, min(len(lines), first + 6))
+                if not _filler(_bare(lines[i]))), None)
+    if nxt is None or not _heading(lines[nxt]) or is_section_name(_bare(lines[nxt])):
+        return [first]
+    text = _bare(lines[nxt])
+    if text[:1].islower() or (_OPEN_END.search(_bare(lines[first])) and not split_authors(text)):
+        return [first, nxt]
+    return [first]
+
+
 def _starts_body(line: FlowLine, text: str) -> bool:
     return (_heading(line) and is_section_name(text)) or text.lower().startswith("abstract")
 
@@ -77,12 +96,13 @@ def markdown_front(lines: Sequence[FlowLine]) -> tuple[FrontMatter, bool]:
     if first is None:
         meta.weak = "no title before the first section"
         return meta, False
-    meta.title = clean_title(_bare(lines[first]))
+    meta.title_lines = _title_lines(lines, first) if is_heading else [first]
+    meta.title = clean_title(" ".join(_bare(lines[i]) for i in meta.title_lines))
     meta.weak = weak_title(meta.title, [], 0.0)
     if meta.weak is not None:
+        meta.title_lines = []
         return meta, False
-    meta.title_lines = [first]
-    for i in range(first + 1, min(len(lines), first + _REACH)):
+    for i in range(meta.title_lines[-1] + 1, min(len(lines), first + _REACH)):
         line, text = lines[i], _bare(lines[i])
         if _filler(text):
             continue

@@ -176,11 +176,12 @@ def front_matter(lines: Sequence[FlowLine], stop: int, vocab: Vocabulary | None 
         line = lines[i]
         if _ABSTRACT_INLINE.match(line.text) or line.text.lower().startswith("abstract"):
             break
-        if AFFILIATION.search(line.text):
-            meta.author_lines.append(i)
-            continue
         # names set apart by wide gaps ('Ruifang Ge      Raymond J. Mooney') are parted there
         names = split_authors("\u2003".join(t for t, _ in line.pieces) if line.pieces else line.text)
+        if AFFILIATION.search(line.text):  # 'Xiaoyu Wu∗ Rice University': only a marked name
+            meta.add_authors([n for n in names if n.marks])
+            meta.author_lines.append(i)
+            continue
         if names:
             meta.add_authors(names)
             meta.author_lines.append(i)
