@@ -180,7 +180,7 @@ def fold_title(text: str) -> str:
     return re.sub(r"(?<=[\u3400-\u9fff]) | (?=[\u3400-\u9fff])", "", words)  # CJK: no spaces
 
 
-_MARK = re.compile(r"[\d♠♢♡♣♤♥♦♧∗*†‡§¶#˚◦☯♯♮⋆★☆✉⁰¹²³⁴⁵⁶⁷⁸⁹\u0370-\u03ff]")
+_MARK = re.compile(r"[\d♠♢♡♣♤♥♦♧∗*†‡§¶˚◦☯♯♮⋆★☆✉⁰¹²³⁴⁵⁶⁷⁸⁹\u0370-\u03ff]")
 
 
 def marked_authors(authors: Iterable[str]) -> list[str]:
