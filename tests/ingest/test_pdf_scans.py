@@ -12,6 +12,7 @@ from papermind.errors import IngestError
 from papermind.ingest import ocr_engine, pdf_scans
 from papermind.ingest.layout import LaidOutPage
 from papermind.ingest.sandbox import Limits, ParseSandbox, pdf_engine
+from papermind.ingest.sandbox_pool import SandboxPool
 from tests.ingest.scan_pdf import scanned_pdf
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "example_paper.pdf"
@@ -26,6 +27,8 @@ def test_memory_errors_are_told_apart() -> None:
         "std::bad_alloc"))
     assert ocr_engine.out_of_memory(RuntimeError("Failed to allocate memory for requested "
                                                  "buffer of size 123"))
+    assert ocr_engine.out_of_memory(RuntimeError(
+        "PosixThread: pthread_create failed, error code: 12 error msg: Cannot allocate memory"))
     assert not ocr_engine.out_of_memory(RuntimeError("invalid input shape"))
 
 
@@ -73,7 +76,8 @@ def test_a_150_dpi_scan_with_a_turned_page_adds_under_the_default_limits(
     scan = scanned_pdf(EXAMPLE, tmp_path / "scan.pdf", dpi=150, sideways={2: 90})
     settings = IngestSettings()  # the defaults: the worker's 2,048 MiB, 60 CPU s a page
     engine = pdf_engine(settings)
-    assert isinstance(engine, ParseSandbox), "read in the limited worker, as users get it"
+    assert isinstance(engine, ParseSandbox | SandboxPool), \
+        "read in the limited workers, as users get it"
     heard: list[tuple[int, int]] = []
     paper = engine.parse(scan.read_bytes(), scan.name, settings,
                          on_page=lambda done, total: heard.append((done, total)))

@@ -117,11 +117,13 @@ def release_memory() -> None:
 
 def out_of_memory(error: BaseException) -> bool:
     """Whether ``error`` is the engine (or numpy) running out of memory: onnxruntime says
-    'bad_alloc' or 'Failed to allocate' in a RuntimeException of its own."""
+    'bad_alloc', 'Failed to allocate' or, when a thread cannot be started under the address
+    space limit, 'Cannot allocate memory' (ENOMEM) in a RuntimeException of its own."""
     if isinstance(error, MemoryError):
         return True
     text = str(error)
-    return "bad_alloc" in text or "Failed to allocate" in text
+    return any(sign in text for sign in ("bad_alloc", "Failed to allocate",
+                                         "Cannot allocate memory"))
 
 
 def _without_spinning(engine: Any, paths: dict[str, Path], threads: int) -> None:
