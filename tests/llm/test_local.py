@@ -1,4 +1,4 @@
-"""The offline default: locating / assembling the bundled model, and one real smoke test."""
+"""The offline default: locating and assembling the bundled model (its server: test_local_server*)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from pydantic import BaseModel, Field
 
-from papermind.config import LLMSettings
 from papermind.errors import ConfigError
-from papermind.llm import build_gateway
-from papermind.llm.local import BundledModel, installed_model, local_status, locate_bundled
+from papermind.llm.local import BundledModel, locate_bundled
 
 
 def _fake_parts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunks: list[bytes]) -> None:
@@ -42,24 +39,3 @@ def test_split_model_is_assembled_once_and_verified(tmp_path: Path,
     assert not list((tmp_path / "models").glob("*.partial"))
     missing = BundledModel("missing", (("pm_no_such_package", "x"),), "0" * 64, "MIT")
     assert locate_bundled(missing) is None
-
-
-class Topic(BaseModel):
-    """The topic of a sentence."""
-
-    topic: str = Field(description="one or two words")
-    is_science: bool
-
-
-@pytest.mark.localmodel
-async def test_offline_default_answers_a_structured_call() -> None:
-    pytest.importorskip("llama_cpp", reason="the local extra is not installed")
-    if installed_model() is None:
-        pytest.skip("no bundled model installed (pip install 'papermind[local]')")
-    assert local_status()[0]
-    gateway = build_gateway(LLMSettings(default_max_tokens=96))  # no endpoint configured
-    assert gateway.is_demo_quality
-    result = await gateway.structured("reader", [(
-        "user", "Sentence: 'Transformers use self-attention to model sequences.'")], Topic)
-    assert isinstance(result, Topic) and result.topic.strip()
-    assert gateway.usage.total().tokens_out > 0

@@ -27,7 +27,7 @@ def models(
     settings = cli.settings.llm
     rows = role_rows(settings)
     statuses = asyncio.run(endpoint_checks(settings)) if check else []
-    demo = any(row.provider == "local" for row in rows)
+    demo = any(row.bundled for row in rows)
     if wants_json(ctx, as_json):
         cli.emit_json({"roles": [vars(r) for r in rows], "demo_quality": demo,
                        "endpoints": [s.to_dict() for s in statuses]})
