@@ -56,6 +56,9 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     path = tmp_path / "home"
     monkeypatch.setenv("PAPERMIND_HOME", str(path))
     yield path
+    from papermind.llm.local_server import stop_server
+
+    stop_server(path)  # a bundled-model server the test started (a no-op when none)
 
 
 @pytest.fixture

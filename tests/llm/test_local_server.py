@@ -11,6 +11,7 @@ import os
 import signal
 import stat
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,8 +19,7 @@ from pydantic import BaseModel
 
 from papermind.config import LLMSettings, LocalModelSettings
 from papermind.errors import ConfigError
-from papermind.llm import build_gateway, local_backend, local_server
-from papermind.llm.local import BundledModel
+from papermind.llm import build_gateway, local_backend
 from papermind.llm.local_backend import ManagedLocalBackend, describe_wait
 from papermind.llm.local_server import (
     ServerState,
@@ -30,8 +30,9 @@ from papermind.llm.local_server import (
     stop_server,
 )
 from papermind.llm.testing import MockOpenAIServer
+from tests.support.fake_local_server import FAKE_MODEL, use_fake_server
 
-FAKE = BundledModel("tiny-test-model", (), "0" * 64, "Apache-2.0")
+FAKE = FAKE_MODEL
 FAST = LocalModelSettings(idle_stop_s=60, start_timeout_s=30)
 
 
@@ -42,10 +43,8 @@ class Topic(BaseModel):
 
 
 @pytest.fixture
-def fake_server(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> object:
-    monkeypatch.setattr(local_server, "SERVER_MODULE", "tests.support.fake_local_server")
-    monkeypatch.setattr(local_server, "require_bundled", lambda: (FAKE, tmp_path / "m.gguf"))
-    monkeypatch.chdir(Path(__file__).resolve().parents[2])  # `-m tests.support...` resolves
+def fake_server(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
+    use_fake_server(monkeypatch)
     yield
     for home in tmp_path.iterdir():
         stop_server(home)

@@ -7,10 +7,26 @@ from __future__ import annotations
 import os
 import sys
 import time
+from pathlib import Path
 
+import pytest
+
+from papermind.llm import local_server
+from papermind.llm.local import BundledModel
 from papermind.llm.local_server import TOKEN_ENV, ServerState, write_state
 from papermind.llm.local_server_main import parse_args
 from papermind.llm.testing import MockOpenAIServer
+
+FAKE_MODEL = BundledModel("tiny-test-model", (), "0" * 64, "Apache-2.0")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def use_fake_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make ``llm.local_server`` start this stand-in (for FAKE_MODEL) instead of llama.cpp."""
+    monkeypatch.setattr(local_server, "SERVER_MODULE", "tests.support.fake_local_server")
+    monkeypatch.setattr(local_server, "require_bundled",
+                        lambda: (FAKE_MODEL, ROOT / "no-model.gguf"))
+    monkeypatch.chdir(ROOT)  # so that `python -m tests.support...` resolves
 
 
 def main() -> int:

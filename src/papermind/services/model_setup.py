@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from papermind.config import LLMSettings
+from typing import Any
+
+from papermind.config import LLMSettings, Settings
 from papermind.errors import ConfigError
 from papermind.llm.health import EndpointStatus, RoleRow, check_endpoints, role_table
 from papermind.llm.local import INSTALL_HINT, local_model_name, local_status
 from papermind.workflows.review import panel  # noqa: F401 - registers the panel's roles
 
-__all__ = ["EndpointStatus", "RoleRow", "endpoint_checks", "real_model_hint", "require_model",
-           "role_rows"]
+__all__ = ["EndpointStatus", "RoleRow", "describe_local_server", "endpoint_checks",
+           "local_server_info", "real_model_hint", "require_model", "role_rows"]
 
 
 def role_rows(settings: LLMSettings) -> list[RoleRow]:
@@ -32,3 +34,32 @@ def require_model(settings: LLMSettings) -> None:
     if not settings.endpoints and not local_status()[0]:
         raise ConfigError("no LLM endpoint is configured and the bundled local model is "
                           "not installed", hint=INSTALL_HINT)
+
+
+def local_server_info(settings: Settings) -> dict[str, Any]:
+    """The bundled model's server for this library home: running (where, how) or not.
+
+    Its token is not shown: it is in ``state_file`` (readable by its owner only), for a
+    configured endpoint that points at the server.
+    """
+    from papermind.llm.local_server import read_state, server_dir
+
+    folder = server_dir(settings.home_dir)
+    state = read_state(folder)
+    info: dict[str, Any] = {"running": state is not None,
+                            "idle_stop_s": settings.llm.local.idle_stop_s,
+                            "state_file": str(folder / "server.json")}
+    if state is not None:
+        info.update(base_url=state.base_url, model=state.model, pid=state.pid,
+                    threads=state.threads, parallel=state.parallel)
+    return info
+
+
+def describe_local_server(info: dict[str, Any]) -> str:
+    """One line for ``papermind models``."""
+    if not info["running"]:
+        return (f"bundled model server: not running (starts on first use, stops after "
+                f"{info['idle_stop_s']:g} s idle)")
+    return (f"bundled model server: {info['base_url']} ({info['model']}, pid {info['pid']}, "
+            f"{info['threads']} threads, {info['parallel']} calls at once, more queue; stops "
+            f"after {info['idle_stop_s']:g} s idle; its token: {info['state_file']})")
