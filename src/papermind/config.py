@@ -157,6 +157,10 @@ class LocalModelSettings(BaseModel):
     """The bundled model's server: one llama.cpp server per machine and library home,
     started on first use, shared by every PaperMind process, stopped when idle."""
 
+    model: str = Field(
+        default="auto", description="which bundled model: 'auto' (the preferred one "
+        "installed) or a name from `papermind models` (e.g. qwen2.5-coder-1.5b-instruct-q4km, "
+        "the 'local-large' extra)")
     threads: int | None = Field(
         default=None, ge=1, description="CPU threads of the bundled model's server; null = "
         "the cores free when it starts (cores minus the 1-minute load, at least 1)")

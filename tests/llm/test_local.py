@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from papermind.errors import ConfigError
+from papermind.llm import local
 from papermind.llm.local import BundledModel, locate_bundled
 
 
@@ -39,3 +40,23 @@ def test_split_model_is_assembled_once_and_verified(tmp_path: Path,
     assert not list((tmp_path / "models").glob("*.partial"))
     missing = BundledModel("missing", (("pm_no_such_package", "x"),), "0" * 64, "MIT")
     assert locate_bundled(missing) is None
+
+
+def test_the_setting_picks_a_bundled_model_by_name(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    _fake_parts(tmp_path, monkeypatch, [b"GGUF small", b"GGUF large"])
+    small = BundledModel("small", (("pm_fake_part1", "data/blob.bin"),), "0" * 64, "MIT")
+    large = BundledModel("large", (("pm_fake_part2", "data/blob.bin"),), "0" * 64, "MIT")
+    absent = BundledModel("absent", (("pm_no_such_package", "x"),), "0" * 64, "MIT")
+    monkeypatch.setattr(local, "BUNDLED_MODELS", (absent, small, large))
+    assert local.installed_model() == small  # 'auto': the preferred one installed
+    assert local.installed_model("large") == large
+    assert local.installed_model("absent") is None
+    with pytest.raises(ConfigError, match="named 'absent'"):
+        local.require_bundled("absent")
+
+
+def test_both_bundled_models_are_pinned() -> None:
+    names = [m.name for m in local.BUNDLED_MODELS]
+    assert names[:2] == ["qwen2.5-coder-0.5b-instruct-q4km", "qwen2.5-coder-1.5b-instruct-q4km"]
+    assert all(len(m.sha256) == 64 and m.licence == "Apache-2.0" for m in local.BUNDLED_MODELS)

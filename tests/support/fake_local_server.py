@@ -25,7 +25,7 @@ def use_fake_server(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make ``llm.local_server`` start this stand-in (for FAKE_MODEL) instead of llama.cpp."""
     monkeypatch.setattr(local_server, "SERVER_MODULE", "tests.support.fake_local_server")
     monkeypatch.setattr(local_server, "require_bundled",
-                        lambda: (FAKE_MODEL, ROOT / "no-model.gguf"))
+                        lambda wanted="auto": (FAKE_MODEL, ROOT / "no-model.gguf"))
     monkeypatch.chdir(ROOT)  # so that `python -m tests.support...` resolves
 
 

@@ -309,7 +309,7 @@ def build_gateway(settings: LLMSettings, *, db: SqlDatabase | None = None,
     from papermind.llm.usage_store import CallStore
 
     cache = ResponseCache(db) if db is not None and settings.cache else None
-    local = local_model or local_model_name()
+    local = local_model or local_model_name(settings.local.model)
     shared = _Shared(settings, factory or default_factory(settings, home), cache, local,
                      ledger=UsageLedger(store=CallStore(db) if db is not None else None),
                      limiter_factory=limiter_factory)

@@ -79,7 +79,7 @@ async def check_local(name: str, endpoint: EndpointSettings, _: float) -> Endpoi
     """The bundled model: is it installed and loadable?"""
     from papermind.llm.local import local_status
 
-    ok, detail = local_status()
+    ok, detail = local_status(endpoint.model or "auto")
     return EndpointStatus(name, "local", endpoint.model, ok, detail)
 
 

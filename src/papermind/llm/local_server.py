@@ -128,19 +128,24 @@ def ensure_server(home: Path | None, settings: LocalModelSettings) -> ServerStat
     """The running server for ``home``, started when absent (ConfigError when it cannot)."""
     folder = server_dir(home)
     state = read_state(folder)
-    if state is not None and healthy(state):
+    if state is not None and _serves(state, settings) and healthy(state):
         return state
     with _locked(folder):
         state = read_state(folder)  # another process may have started it meanwhile
-        if state is not None and _wait_healthy(state, settings.start_timeout_s):
+        if (state is not None and _serves(state, settings)
+                and _wait_healthy(state, settings.start_timeout_s)):
             return state
         if state is not None:
             stop_server(home)
         return _start(folder, settings)
 
 
+def _serves(state: ServerState, settings: LocalModelSettings) -> bool:
+    return settings.model in ("auto", state.model)
+
+
 def _start(folder: Path, settings: LocalModelSettings) -> ServerState:
-    model, path = require_bundled()
+    model, path = require_bundled(settings.model)
     threads = settings.threads or free_threads()
     command = [sys.executable, "-m", SERVER_MODULE, "--folder", str(folder), "--model",
                str(path), "--name", model.name, "--threads", str(threads), "--parallel",

@@ -16,12 +16,12 @@ __all__ = ["EndpointStatus", "RoleRow", "describe_local_server", "endpoint_check
 
 def role_rows(settings: LLMSettings) -> list[RoleRow]:
     """The effective role -> endpoint, provider, model, temperature and token limit."""
-    return role_table(settings, local_model_name())
+    return role_table(settings, local_model_name(settings.local.model))
 
 
 async def endpoint_checks(settings: LLMSettings) -> list[EndpointStatus]:
     """Probe every configured endpoint (GET /models; the local model: installed?)."""
-    return await check_endpoints(settings, local_model_name())
+    return await check_endpoints(settings, local_model_name(settings.local.model))
 
 
 def real_model_hint() -> str:
@@ -31,7 +31,7 @@ def real_model_hint() -> str:
 
 def require_model(settings: LLMSettings) -> None:
     """ConfigError unless some model can answer: a configured endpoint or the bundled one."""
-    if not settings.endpoints and not local_status()[0]:
+    if not settings.endpoints and not local_status(settings.local.model)[0]:
         raise ConfigError("no LLM endpoint is configured and the bundled local model is "
                           "not installed", hint=INSTALL_HINT)
 
