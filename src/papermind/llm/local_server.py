@@ -137,18 +137,22 @@ def ensure_server(home: Path | None, settings: LocalModelSettings) -> ServerStat
             return state
         if state is not None:
             stop_server(home)
-        return _start(folder, settings)
+        model, path = require_bundled(settings.model)
+        return start_server(folder, model.name, path, settings)
 
 
 def _serves(state: ServerState, settings: LocalModelSettings) -> bool:
     return settings.model in ("auto", state.model)
 
 
-def _start(folder: Path, settings: LocalModelSettings) -> ServerState:
-    model, path = require_bundled(settings.model)
+def start_server(folder: Path, name: str, path: Path,
+                 settings: LocalModelSettings) -> ServerState:
+    """Start a server for the GGUF file ``path`` (served as ``name``) with its files in
+    ``folder``, and wait until it answers (ConfigError when it does not)."""
+    folder.mkdir(parents=True, exist_ok=True)
     threads = settings.threads or free_threads()
     command = [sys.executable, "-m", SERVER_MODULE, "--folder", str(folder), "--model",
-               str(path), "--name", model.name, "--threads", str(threads), "--parallel",
+               str(path), "--name", name, "--threads", str(threads), "--parallel",
                str(settings.parallel), "--context", str(settings.context_tokens),
                "--idle-stop", str(settings.idle_stop_s)]
     env = {**os.environ, TOKEN_ENV: secrets.token_urlsafe(24), "OMP_WAIT_POLICY": "PASSIVE"}
@@ -190,7 +194,11 @@ def _tail(folder: Path, lines: int = 3) -> str:
 
 def stop_server(home: Path | None, timeout_s: float = 10.0) -> bool:
     """Stop the server for ``home`` if one runs; True when one was stopped."""
-    folder = server_dir(home)
+    return stop_server_at(server_dir(home), timeout_s)
+
+
+def stop_server_at(folder: Path, timeout_s: float = 10.0) -> bool:
+    """Stop the server whose files are in ``folder``; True when one was stopped."""
     state = read_state(folder)
     if state is None:
         return False
@@ -202,3 +210,12 @@ def stop_server(home: Path | None, timeout_s: float = 10.0) -> bool:
         os.kill(state.pid, 9)
     (folder / "server.json").unlink(missing_ok=True)
     return True
+
+
+def server_cpu_seconds(pid: int) -> float | None:
+    """CPU seconds (user + system) the server process has used so far (Linux), or None."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
