@@ -1,9 +1,9 @@
 """Code checks of a model's plain-language explanation of a passage it was handed.
 
 An explanation may only restate its passage in other words: every number, name and
-acronym it uses must be in the passage (and a number stays with the name it goes with there),
-it must talk about the passage (shared content
-words), it must not repeat itself, look like ids or JSON, or merely copy the passage.
+acronym it uses must be in the passage (and a number stays with the name it goes with
+there), it must talk about the passage (shared content words), it must not repeat itself,
+look like ids or JSON, or merely copy the passage.
 A failed explanation is dropped by the caller and the passage is shown quoted instead.
 """
 
