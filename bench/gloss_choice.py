@@ -60,7 +60,8 @@ def passages(papers: int, per_paper: int) -> list[tuple[str, object]]:
 
 async def gloss_all(model: str, points: list[tuple[str, object]],
                     home: Path) -> tuple[list[tuple[str, object, str, str]], float, float]:
-    settings = LLMSettings(cache=False, local=LocalModelSettings(model=model, parallel=1))
+    settings = LLMSettings(cache=False, local=LocalModelSettings(model=model, parallel=1,
+                                                                 scope="home"))
     gateway = build_gateway(settings, home=home)
     rows = []
     wall = time.perf_counter()

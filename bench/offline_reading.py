@@ -87,6 +87,7 @@ def judge(report: ReadingReport) -> dict[str, object]:
 async def read_one(path: Path) -> tuple[ReadingReport, float, float]:
     with tempfile.TemporaryDirectory() as home:
         os.environ["PAPERMIND_HOME"] = home
+        os.environ["PAPERMIND_LLM__LOCAL__SCOPE"] = "home"  # its own server, measured, stopped
         with Container(load_settings(Path(home))) as container:
             wall, cpu = time.perf_counter(), time.process_time()
             try:

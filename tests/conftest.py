@@ -48,6 +48,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.pop("OPENAI_API_KEY", None)
 os.environ["PAPERMIND_BLOCK_REAL_LLM"] = "1"  # llm.guard: only loopback endpoints in tests
+os.environ["PAPERMIND_LLM__LOCAL__SCOPE"] = "home"  # a test's bundled-model server is its own
 
 
 @pytest.fixture

@@ -154,8 +154,13 @@ class RoleSettings(BaseModel):
 
 
 class LocalModelSettings(BaseModel):
-    """The bundled model's server: one llama.cpp server per machine and library home,
+    """The bundled model's server: one llama.cpp server per machine (or per library home),
     started on first use, shared by every PaperMind process, stopped when idle."""
+
+    scope: Literal["machine", "home"] = Field(
+        default="machine", description="'machine': one server for every library home of this "
+        "user on this machine (two readings in two homes share one model); 'home': one per "
+        "library home")
 
     model: str = Field(
         default="auto", description="which bundled model: 'auto' (the preferred one "

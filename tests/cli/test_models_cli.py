@@ -67,7 +67,7 @@ def test_remote_endpoint_is_not_probed_in_tests(cli: CliRunner,
 def test_models_shows_the_running_bundled_model_server(cli: CliRunner, home: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     use_fake_server(monkeypatch)
-    state = ensure_server(home, LocalModelSettings())
+    state = ensure_server(home, LocalModelSettings(scope="home"))
     result = cli("models", "--no-check", "--json")
     server = result.json()["local_server"]
     assert server["running"] and server["base_url"] == state.base_url
@@ -80,7 +80,7 @@ def test_models_shows_the_running_bundled_model_server(cli: CliRunner, home: Pat
 def test_a_configured_endpoint_at_the_managed_server_works_like_any(
         cli: CliRunner, home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     use_fake_server(monkeypatch)
-    state = ensure_server(home, LocalModelSettings())
+    state = ensure_server(home, LocalModelSettings(scope="home"))
     monkeypatch.setenv("PAPERMIND_LLM__ENDPOINTS__DEFAULT__BASE_URL", state.base_url)
     monkeypatch.setenv("PAPERMIND_LLM__ENDPOINTS__DEFAULT__MODEL", state.model)
     monkeypatch.setenv("PAPERMIND_LLM__ENDPOINTS__DEFAULT__API_KEY", state.token)

@@ -33,7 +33,7 @@ from papermind.llm.testing import MockOpenAIServer
 from tests.support.fake_local_server import FAKE_MODEL, use_fake_server
 
 FAKE = FAKE_MODEL
-FAST = LocalModelSettings(idle_stop_s=60, start_timeout_s=30)
+FAST = LocalModelSettings(idle_stop_s=60, start_timeout_s=30, scope="home")
 
 
 class Topic(BaseModel):
@@ -201,3 +201,18 @@ def test_state_file_of_a_dead_process_is_ignored(tmp_path: Path) -> None:
         "pid": 2 ** 22 + 12345, "port": 1, "token": "t", "model": "m", "threads": 1,
         "parallel": 1, "started": 0.0}))
     assert read_state(folder) is None
+
+
+def test_by_default_two_homes_share_the_machines_server(fake_server: object, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PAPERMIND_MODEL_DIR", str(tmp_path / "models"))
+    machine = LocalModelSettings(start_timeout_s=30)
+    assert machine.scope == "machine"
+    one = ensure_server(tmp_path / "home-a", machine)
+    two = ensure_server(tmp_path / "home-b", machine)
+    try:
+        assert one == two  # one model process for both libraries
+        assert read_state(server_dir(None)) == one
+        assert not (tmp_path / "home-a" / "local-model").exists()
+    finally:
+        stop_server(None)

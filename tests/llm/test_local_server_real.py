@@ -19,7 +19,7 @@ from papermind.llm.local import installed_model
 from papermind.llm.local_server import ServerState, ensure_server, stop_server
 
 pytestmark = pytest.mark.localmodel
-LOCAL = LocalModelSettings(idle_stop_s=120, parallel=2, context_tokens=2048)
+LOCAL = LocalModelSettings(idle_stop_s=120, parallel=2, context_tokens=2048, scope="home")
 
 
 class Topic(BaseModel):

@@ -1,4 +1,4 @@
-"""The bundled model's server: one llama.cpp server per machine and library home.
+"""The bundled model's server: one llama.cpp server per machine (``local.scope``: or per home).
 
 The first PaperMind process that needs the bundled model starts it (``local_server_main``,
 a detached child) under a lock; every later process -- the CLI, ``serve``, workers, ``mcp``
@@ -8,7 +8,8 @@ stops itself after ``local.idle_stop_s`` without a call. Its threads come from t
 free when it starts, with llama.cpp's OpenMP threads told to sleep rather than spin
 (``OMP_WAIT_POLICY=PASSIVE``): a spinning thread on a shared core slowed generation tenfold.
 
-Files, in ``<home>/local-model/`` (or the model folder when there is no home):
+Files, in the model folder's ``server/`` (``~/.cache/papermind/models/server``; with scope
+'home', in ``<home>/local-model/``):
 ``server.lock`` (held while a process starts or checks the server), ``server.json`` (pid,
 port, token, model; readable by its owner only) and ``server.log`` (the server's output).
 """
@@ -56,8 +57,15 @@ class ServerState:
 
 
 def server_dir(home: Path | None) -> Path:
-    """Where the lock, state and log files of the server for ``home`` live."""
+    """Where the lock, state and log files of the server for ``home`` live (None: the
+    machine's server, next to the assembled models)."""
     return (home / "local-model") if home is not None else model_dir() / "server"
+
+
+def scoped_home(home: Path | None, settings: LocalModelSettings) -> Path | None:
+    """The home whose server ``settings`` use: ``home`` with scope 'home', else None (the
+    machine's)."""
+    return home if settings.scope == "home" else None
 
 
 def free_threads() -> int:
@@ -125,7 +133,9 @@ def _locked(folder: Path) -> Iterator[None]:
 
 
 def ensure_server(home: Path | None, settings: LocalModelSettings) -> ServerState:
-    """The running server for ``home``, started when absent (ConfigError when it cannot)."""
+    """The running server for ``home`` (or the machine's, as ``settings.scope`` says),
+    started when absent (ConfigError when it cannot)."""
+    home = scoped_home(home, settings)
     folder = server_dir(home)
     state = read_state(folder)
     if state is not None and _serves(state, settings) and healthy(state):

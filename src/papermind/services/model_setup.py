@@ -42,9 +42,9 @@ def local_server_info(settings: Settings) -> dict[str, Any]:
     Its token is not shown: it is in ``state_file`` (readable by its owner only), for a
     configured endpoint that points at the server.
     """
-    from papermind.llm.local_server import read_state, server_dir
+    from papermind.llm.local_server import read_state, scoped_home, server_dir
 
-    folder = server_dir(settings.home_dir)
+    folder = server_dir(scoped_home(settings.home_dir, settings.llm.local))
     state = read_state(folder)
     info: dict[str, Any] = {"running": state is not None,
                             "idle_stop_s": settings.llm.local.idle_stop_s,
