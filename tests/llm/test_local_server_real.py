@@ -15,11 +15,14 @@ from papermind.config import EndpointSettings, LLMSettings, LocalModelSettings
 from papermind.errors import ProviderError
 from papermind.llm import build_gateway
 from papermind.llm.health import check_endpoint
-from papermind.llm.local import installed_model
+from papermind.llm.local import installed_model, smallest_installed
 from papermind.llm.local_server import ServerState, ensure_server, stop_server
 
 pytestmark = pytest.mark.localmodel
-LOCAL = LocalModelSettings(idle_stop_s=120, parallel=2, context_tokens=2048, scope="home")
+def _local() -> LocalModelSettings:
+    """The quickest installed model, in its own server for the test's home."""
+    return LocalModelSettings(idle_stop_s=120, parallel=2, context_tokens=2048, scope="home",
+                              model=smallest_installed())
 
 
 class Topic(BaseModel):
@@ -49,7 +52,7 @@ def _configured(state: ServerState, **update: object) -> LLMSettings:
 
 
 async def test_the_bundled_model_answers_through_its_server(server_home: Path) -> None:
-    gateway = build_gateway(LLMSettings(default_max_tokens=48, cache=False, local=LOCAL),
+    gateway = build_gateway(LLMSettings(default_max_tokens=48, cache=False, local=_local()),
                             home=server_home)  # no endpoint configured
     assert gateway.is_demo_quality
     result = await gateway.structured("reader", [(
@@ -59,7 +62,7 @@ async def test_the_bundled_model_answers_through_its_server(server_home: Path) -
 
 
 async def test_the_server_works_as_a_configured_endpoint(server_home: Path) -> None:
-    state = ensure_server(server_home, LOCAL)
+    state = ensure_server(server_home, _local())
     gateway = build_gateway(_configured(state))
     assert not gateway.is_demo_quality  # a configured endpoint, like any other
     result = await gateway.structured("reader", [(
@@ -74,7 +77,7 @@ async def test_the_server_works_as_a_configured_endpoint(server_home: Path) -> N
 async def test_the_server_streams(server_home: Path) -> None:
     from langchain_openai import ChatOpenAI
 
-    state = ensure_server(server_home, LOCAL)
+    state = ensure_server(server_home, _local())
     model = ChatOpenAI(model=state.model, base_url=state.base_url, api_key=state.token,
                        max_tokens=16, temperature=0, max_retries=0)
     chunks = [chunk async for chunk in model.astream("Count from one to five.")]
@@ -86,7 +89,7 @@ async def test_a_call_to_a_killed_server_ends_with_a_clear_error(server_home: Pa
     import os
     import signal
 
-    state = ensure_server(server_home, LOCAL)
+    state = ensure_server(server_home, _local())
     gateway = build_gateway(_configured(state).model_copy(update={"default_max_tokens": 400}))
     call = asyncio.create_task(gateway.text("reader", [(
         "user", "Write a long story about a lighthouse keeper.")]))

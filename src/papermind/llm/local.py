@@ -120,6 +120,14 @@ def local_status(wanted: str = "auto") -> tuple[bool, str]:
     return True, f"bundled {model.name} ({model.licence}), demo quality"
 
 
+def smallest_installed() -> str:
+    """The name of the smallest bundled model installed ('auto' when none is): the quick one,
+    for smoke tests."""
+    sizes = {m.name: sum(p.stat().st_size for p in parts)
+             for m in BUNDLED_MODELS if (parts := _part_paths(m)) is not None}
+    return min(sizes, key=lambda name: sizes[name]) if sizes else "auto"
+
+
 def local_model_name(wanted: str = "auto") -> str:
     model = installed_model(wanted)
     return model.name if model else (wanted if wanted != "auto" else BUNDLED_MODELS[0].name)
