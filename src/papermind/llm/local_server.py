@@ -167,7 +167,7 @@ def start_server(folder: Path, name: str, path: Path,
                "--idle-stop", str(settings.idle_stop_s)]
     env = {**os.environ, TOKEN_ENV: secrets.token_urlsafe(24), "OMP_WAIT_POLICY": "PASSIVE"}
     (folder / "server.json").unlink(missing_ok=True)
-    with (folder / "server.log").open("ab") as log:
+    with (folder / "server.log").open("wb") as log:  # the output of the current server only
         child = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=log,
                                  stderr=subprocess.STDOUT, start_new_session=True)
     deadline = time.monotonic() + settings.start_timeout_s
