@@ -236,10 +236,8 @@ class Gateway:
                             request: ChatRequest) -> tuple[ChatReply, int]:
         backend = self._shared.backend(name, endpoint)
         limiter = self._shared.limiter(name, endpoint)
-        # a model computing in this process (a scripted one) cannot be stopped by a timeout:
-        # its calls are bounded by max_tokens, never by wall-clock time
-        timeout = None if getattr(backend, "in_process", False) else endpoint.timeout_s
-        policy = RetryPolicy(endpoint.max_retries, timeout, endpoint.backoff_base_s,
+        # every model, the bundled one included, is behind an endpoint a timeout can leave
+        policy = RetryPolicy(endpoint.max_retries, endpoint.timeout_s, endpoint.backoff_base_s,
                              endpoint.backoff_max_s)
 
         async def attempt() -> ChatReply:
