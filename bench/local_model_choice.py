@@ -1,8 +1,9 @@
 """Which packaged GGUF instruct model should be the offline default?
 
-Runs each candidate in-process (llama-cpp-python, grammar-constrained JSON through the real
-Gateway + LocalBackend) on a fixed set of structured paper tasks built from ../shared/data,
-and measures size, prompt / generation tokens per second and schema-valid *useful* answers.
+Runs each candidate in its own llama.cpp server (xllamacpp, as the product does; JSON-schema
+constrained decoding through the real Gateway and the bundled model's backend) on a fixed set
+of structured paper tasks built from ../shared/data, and measures size, prompt / generation
+tokens per second (wall and per CPU-second of the server) and schema-valid *useful* answers.
 
     .venv/bin/python bench/local_model_choice.py                # installed bundled models
     .venv/bin/python bench/local_model_choice.py --gguf NAME=PATH [--gguf NAME=PATH ...]
@@ -15,17 +16,27 @@ import asyncio
 import hashlib
 import json
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any, Literal
 
+import httpx
 from pydantic import BaseModel, Field
 from rapidfuzz import fuzz
 
-from papermind.config import LLMSettings
+from papermind.config import LLMSettings, LocalModelSettings
 from papermind.errors import ProviderError
 from papermind.llm import build_gateway, fence_untrusted
-from papermind.llm.local import BUNDLED_MODELS, LocalBackend, locate_bundled
+from papermind.llm.local import BUNDLED_MODELS, locate_bundled
+from papermind.llm.local_backend import ManagedLocalBackend
+from papermind.llm.local_server import (
+    ServerState,
+    server_cpu_seconds,
+    start_server,
+    stop_server_at,
+)
+from papermind.llm.roles import endpoint_by_name
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 RESULTS = Path(__file__).resolve().parent / "results" / "local_model_choice.md"
@@ -118,28 +129,40 @@ def tasks() -> list[tuple[str, list[tuple[str, str]], type[BaseModel], Any]]:
     return out
 
 
-def speed(backend: LocalBackend) -> tuple[float, float, float, float]:
-    """Prompt and generation speed: (wall tok/s, tok per CPU-second) for each.
+class PinnedServer(ManagedLocalBackend):
+    """The bundled model's backend, on one already running server (a candidate's)."""
+
+    def __init__(self, state: ServerState) -> None:
+        super().__init__("local", endpoint_by_name(LLMSettings(), "local", state.model),
+                         LocalModelSettings(), None)
+        self.state = state
+
+    async def server(self) -> ServerState:
+        return self.state
+
+
+def speed(state: ServerState) -> tuple[float, float, float, float]:
+    """Prompt and generation speed: (wall tok/s, tok per server CPU-second) for each.
 
     Tokens per CPU-second is the number that survives other load on shared cores.
     """
-    llama = backend.llama
+    def run(body: dict[str, Any], key: str) -> tuple[float, float]:
+        cpu = server_cpu_seconds(state.pid) or 0.0
+        wall = time.perf_counter()
+        out = httpx.post(f"{state.base_url}/completions", json={"model": state.model, **body},
+                         headers={"Authorization": f"Bearer {state.token}"}, timeout=600).json()
+        tokens = out["usage"][key]
+        spent = max(1e-6, (server_cpu_seconds(state.pid) or 0.0) - cpu)
+        return tokens / (time.perf_counter() - wall), tokens / spent
+
     prompt = "The quick brown fox jumps over the lazy dog. " * 40
-    llama.reset()
-    wall, cpu = time.perf_counter(), time.process_time()
-    out: Any = llama.create_completion(prompt, max_tokens=1, temperature=0.0)
-    tokens = out["usage"]["prompt_tokens"]
-    prompt_speed = (tokens / (time.perf_counter() - wall), tokens / (time.process_time() - cpu))
-    llama.reset()
-    wall, cpu = time.perf_counter(), time.process_time()
-    out = llama.create_completion("Once upon a time", max_tokens=128, temperature=0.0,
-                                  logit_bias={llama.token_eos(): -100.0})
-    tokens = out["usage"]["completion_tokens"]
-    gen_speed = (tokens / (time.perf_counter() - wall), tokens / (time.process_time() - cpu))
-    return (*prompt_speed, *gen_speed)
+    return (*run({"prompt": prompt, "max_tokens": 1, "temperature": 0.0,
+                  "cache_prompt": False}, "prompt_tokens"),
+            *run({"prompt": "Once upon a time", "max_tokens": 128, "temperature": 0.0,
+                  "ignore_eos": True}, "completion_tokens"))
 
 
-async def run_tasks(name: str, backend: LocalBackend) -> tuple[int, int, list[str], float]:
+async def run_tasks(name: str, backend: PinnedServer) -> tuple[int, int, list[str], float]:
     settings = LLMSettings(default_temperature=0.0, role_temperatures={},
                            default_max_tokens=256, schema_retries=1)
     gateway = build_gateway(settings, backends={"local": backend}, local_model=name)
@@ -199,10 +222,15 @@ def main() -> None:
     rows = []
     for name, path in candidates:
         size_mb, sha = describe(path)
-        backend = LocalBackend(path, threads=args.threads)
-        rates = speed(backend)
-        valid, useful, notes, seconds = (0, 0, [], 0.0) if args.speed_only else asyncio.run(
-            run_tasks(name, backend))
+        folder = Path(tempfile.mkdtemp(prefix="model-choice-"))
+        state = start_server(folder, name, path, LocalModelSettings(threads=args.threads,
+                                                                    parallel=1))
+        try:
+            rates = speed(state)
+            valid, useful, notes, seconds = (0, 0, [], 0.0) if args.speed_only else asyncio.run(
+                run_tasks(name, PinnedServer(state)))
+        finally:
+            stop_server_at(folder)
         total = len(notes)
         rows.append((name, size_mb, sha, rates, valid, useful, total, seconds, notes))
         print(f"{name}: {size_mb:.0f} MB, prompt {rates[0]:.0f} tok/s ({rates[1]:.0f} per "
@@ -215,7 +243,7 @@ def main() -> None:
 
 def write_results(rows: list[Any], argv: str, threads: int) -> None:
     lines = ["# Local model choice", "", "Command: `.venv/bin/python bench/local_model_choice.py "
-             f"{argv}`", "", f"llama-cpp-python 0.3.36 (GGML_NATIVE=OFF), {threads} threads, "
+             f"{argv}`", "", f"xllamacpp 2026.10.11549 (llama.cpp's server), {threads} threads, "
              "temperature 0, max 256 output tokens, JSON-schema grammar, 1 re-ask. "
              "Measured while other jobs shared the 2 cores (load average 10-15): compare "
              "rows with each other, not with other machines.", "",

@@ -10,7 +10,8 @@ checks that must hold on every paper:
 - every verified item's text is in its anchored lines and shares content words with them;
 - no sentence repeated 3 or more times in any point or question.
 
-Needs the `local` extra (llama-cpp-python and the bundled model).
+Needs the `local` extra (xllamacpp and the bundled model). CPU seconds add the bundled
+model's server process (it runs outside this one).
 """
 
 from __future__ import annotations
@@ -33,6 +34,12 @@ from papermind.domain.reading import ReadingReport  # noqa: E402
 from papermind.grounding.explanations import sentences_of  # noqa: E402
 from papermind.grounding.relatedness import content_keys  # noqa: E402
 from papermind.grounding.text import compact  # noqa: E402
+from papermind.llm.local_server import (  # noqa: E402
+    read_state,
+    server_cpu_seconds,
+    server_dir,
+    stop_server,
+)
 from papermind.services.container import Container  # noqa: E402
 from papermind.services.reading import read_paper  # noqa: E402
 
@@ -80,10 +87,21 @@ def judge(report: ReadingReport) -> dict[str, object]:
 async def read_one(path: Path) -> tuple[ReadingReport, float, float]:
     with tempfile.TemporaryDirectory() as home:
         os.environ["PAPERMIND_HOME"] = home
+        os.environ["PAPERMIND_LLM__LOCAL__SCOPE"] = "home"  # its own server, measured, stopped
         with Container(load_settings(Path(home))) as container:
             wall, cpu = time.perf_counter(), time.process_time()
-            run = await read_paper(container, path, out_dir=Path(home) / "out")
-            return run.report, time.perf_counter() - wall, time.process_time() - cpu
+            try:
+                run = await read_paper(container, path, out_dir=Path(home) / "out")
+                return run.report, time.perf_counter() - wall, (
+                    time.process_time() - cpu + server_cpu(Path(home)))
+            finally:
+                stop_server(Path(home))
+
+
+def server_cpu(home: Path) -> float:
+    """CPU seconds of this home's bundled-model server (started for this reading)."""
+    state = read_state(server_dir(home))
+    return (server_cpu_seconds(state.pid) or 0.0) if state is not None else 0.0
 
 
 def main() -> None:

@@ -48,6 +48,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.pop("OPENAI_API_KEY", None)
 os.environ["PAPERMIND_BLOCK_REAL_LLM"] = "1"  # llm.guard: only loopback endpoints in tests
+os.environ["PAPERMIND_LLM__LOCAL__SCOPE"] = "home"  # a test's bundled-model server is its own
 
 
 @pytest.fixture
@@ -56,6 +57,9 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     path = tmp_path / "home"
     monkeypatch.setenv("PAPERMIND_HOME", str(path))
     yield path
+    from papermind.llm.local_server import stop_server
+
+    stop_server(path)  # a bundled-model server the test started (a no-op when none)
 
 
 @pytest.fixture

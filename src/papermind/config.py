@@ -161,6 +161,34 @@ class RoleSettings(BaseModel):
     max_tokens: int | None = Field(default=None, description="None = llm.default_max_tokens")
 
 
+class LocalModelSettings(BaseModel):
+    """The bundled model's server: one llama.cpp server per machine (or per library home),
+    started on first use, shared by every PaperMind process, stopped when idle."""
+
+    scope: Literal["machine", "home"] = Field(
+        default="machine", description="'machine': one server for every library home of this "
+        "user on this machine (two readings in two homes share one model); 'home': one per "
+        "library home")
+
+    model: str = Field(
+        default="auto", description="which bundled model: 'auto' (the preferred one "
+        "installed) or a name from `papermind models` (e.g. qwen2.5-coder-1.5b-instruct-q4km, "
+        "the 'local-large' extra)")
+    threads: int | None = Field(
+        default=None, ge=1, description="CPU threads of the bundled model's server; null = "
+        "the cores free when it starts (cores minus the 1-minute load, at least 1)")
+    parallel: int = Field(
+        default=2, ge=1, le=8, description="calls the server decodes at once; more wait in "
+        "its queue (progress says so)")
+    context_tokens: int = Field(
+        default=8192, ge=1024, description="context window of each of those calls")
+    idle_stop_s: float = Field(
+        default=600.0, gt=0, description="the server stops after this many seconds without "
+        "a call")
+    start_timeout_s: float = Field(
+        default=180.0, gt=0, description="longest wait for the server to load the model")
+
+
 class LLMSettings(BaseModel):
     """Model layer: endpoints, roles, retries, cache, budgets and prices."""
 
@@ -178,7 +206,7 @@ class LLMSettings(BaseModel):
         default_factory=dict,
         description="temperature per role, over the seed temperatures of the role catalogue "
                     "(a role's own temperature setting wins; a parent's applies to its children)")
-    local_threads: int | None = Field(default=None, description="CPU threads of the bundled model")
+    local: LocalModelSettings = Field(default_factory=LocalModelSettings)
 
 
 class WorkflowSettings(BaseModel):

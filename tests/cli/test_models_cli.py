@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from papermind.config import LocalModelSettings
+from papermind.llm.local_server import ensure_server
 from papermind.llm.testing import MockOpenAIServer
 from tests.support.cli import CliRunner
+from tests.support.fake_local_server import use_fake_server
 
 
 def test_roles_and_a_reachable_endpoint(cli: CliRunner, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -46,6 +51,7 @@ def test_offline_default_says_how_to_configure(cli: CliRunner) -> None:
     result = cli("models", "--no-check")
     assert result.code == 0
     assert "local" in result.out
+    assert "bundled model server: not running (starts on first use" in result.out
     assert "demo-quality" in result.err and "PAPERMIND_LLM__ENDPOINTS__DEFAULT__BASE_URL" in result.err
 
 
@@ -56,3 +62,30 @@ def test_remote_endpoint_is_not_probed_in_tests(cli: CliRunner,
     result = cli("models", "--json")
     assert result.code == 5
     assert "blocked in tests" in result.json()["endpoints"][0]["detail"]
+
+
+def test_models_shows_the_running_bundled_model_server(cli: CliRunner, home: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    use_fake_server(monkeypatch)
+    state = ensure_server(home, LocalModelSettings(scope="home"))
+    result = cli("models", "--no-check", "--json")
+    server = result.json()["local_server"]
+    assert server["running"] and server["base_url"] == state.base_url
+    assert server["pid"] == state.pid and "token" not in server  # the secret stays in its file
+    assert state.token not in result.out
+    table = cli("models", "--no-check")
+    assert f"bundled model server: {state.base_url}" in table.out
+
+
+def test_a_configured_endpoint_at_the_managed_server_works_like_any(
+        cli: CliRunner, home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    use_fake_server(monkeypatch)
+    state = ensure_server(home, LocalModelSettings(scope="home"))
+    monkeypatch.setenv("PAPERMIND_LLM__ENDPOINTS__DEFAULT__BASE_URL", state.base_url)
+    monkeypatch.setenv("PAPERMIND_LLM__ENDPOINTS__DEFAULT__MODEL", state.model)
+    monkeypatch.setenv("PAPERMIND_LLM__ENDPOINTS__DEFAULT__API_KEY", state.token)
+    result = cli("models", "--json")
+    assert result.code == 0, result.err
+    assert result.json()["demo_quality"] is False
+    [status] = result.json()["endpoints"]
+    assert status["ok"] and "model served" in status["detail"]

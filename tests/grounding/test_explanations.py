@@ -6,6 +6,7 @@ from papermind.grounding.explanations import (
     collapse_repeats,
     explanation_problems,
     looks_like_junk,
+    moved_numbers,
 )
 
 PASSAGE = ("We propose a sparse router that sends each token to the two best-scoring experts, "
@@ -35,3 +36,20 @@ def test_repetition_copies_and_junk_fail() -> None:
 
 def test_collapse_repeats_keeps_each_sentence_once() -> None:
     assert collapse_repeats("A is B. A is B. C is D.") == "A is B. C is D."
+
+
+PAIRS = ("Compared to the base model, the method improves all six benchmarks, e.g., +5.0% on "
+         "VSI-Bench, +7.2% on MMVU, and +7.0% on VideoMME.")
+
+
+def test_a_number_moved_to_another_name_is_withheld() -> None:
+    swapped = "The method improves all six benchmarks, with +7.2% on MMVU and +5.0% on VideoMME."
+    assert moved_numbers(swapped, PAIRS) == [("5.0%", "VideoMME")]
+    assert any("puts 5.0% with 'VideoMME'" in p for p in explanation_problems(swapped, PAIRS))
+
+
+def test_numbers_kept_with_their_names_pass() -> None:
+    kept = "The method gains +7.2% on MMVU and +7.0% on VideoMME over the base model."
+    assert moved_numbers(kept, PAIRS) == []
+    table = "Large beats FasterViT-4 (85.4%) with 54% fewer parameters and 21% lower FLOPs."
+    assert moved_numbers("It beats FasterViT-4 at 85.4% with fewer FLOPs.", table) == []

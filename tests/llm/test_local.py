@@ -1,4 +1,4 @@
-"""The offline default: locating / assembling the bundled model, and one real smoke test."""
+"""The offline default: locating and assembling the bundled model (its server: test_local_server*)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from pydantic import BaseModel, Field
 
-from papermind.config import LLMSettings
 from papermind.errors import ConfigError
-from papermind.llm import build_gateway
-from papermind.llm.local import BundledModel, installed_model, local_status, locate_bundled
+from papermind.llm import local
+from papermind.llm.local import BundledModel, locate_bundled
 
 
 def _fake_parts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunks: list[bytes]) -> None:
@@ -44,22 +42,22 @@ def test_split_model_is_assembled_once_and_verified(tmp_path: Path,
     assert locate_bundled(missing) is None
 
 
-class Topic(BaseModel):
-    """The topic of a sentence."""
+def test_the_setting_picks_a_bundled_model_by_name(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    _fake_parts(tmp_path, monkeypatch, [b"GGUF small", b"GGUF large"])
+    small = BundledModel("small", (("pm_fake_part1", "data/blob.bin"),), "0" * 64, "MIT")
+    large = BundledModel("large", (("pm_fake_part2", "data/blob.bin"),), "0" * 64, "MIT")
+    absent = BundledModel("absent", (("pm_no_such_package", "x"),), "0" * 64, "MIT")
+    monkeypatch.setattr(local, "BUNDLED_MODELS", (absent, small, large))
+    assert local.installed_model() == small  # 'auto': the preferred one installed
+    assert local.installed_model("large") == large
+    assert local.installed_model("absent") is None
+    with pytest.raises(ConfigError, match="named 'absent'"):
+        local.require_bundled("absent")
 
-    topic: str = Field(description="one or two words")
-    is_science: bool
 
-
-@pytest.mark.localmodel
-async def test_offline_default_answers_a_structured_call() -> None:
-    pytest.importorskip("llama_cpp", reason="the local extra is not installed")
-    if installed_model() is None:
-        pytest.skip("no bundled model installed (pip install 'papermind[local]')")
-    assert local_status()[0]
-    gateway = build_gateway(LLMSettings(default_max_tokens=96))  # no endpoint configured
-    assert gateway.is_demo_quality
-    result = await gateway.structured("reader", [(
-        "user", "Sentence: 'Transformers use self-attention to model sequences.'")], Topic)
-    assert isinstance(result, Topic) and result.topic.strip()
-    assert gateway.usage.total().tokens_out > 0
+def test_both_bundled_models_are_pinned() -> None:
+    names = [m.name for m in local.BUNDLED_MODELS]
+    # the 1.5B first (chosen by bench/gloss_choice.py), when installed; the local extra's 0.5B next
+    assert names[:2] == ["qwen2.5-coder-1.5b-instruct-q4km", "qwen2.5-coder-0.5b-instruct-q4km"]
+    assert all(len(m.sha256) == 64 and m.licence == "Apache-2.0" for m in local.BUNDLED_MODELS)

@@ -35,7 +35,7 @@ def test_the_config_names_are_the_table_rows() -> None:
 
 async def test_the_gateway_builds_each_endpoint_from_its_kind_row(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    row = ProviderKind("fake", "echo", lambda name, endpoint, settings: EchoBackend(name))
+    row = ProviderKind("fake", "echo", lambda name, endpoint, settings, home: EchoBackend(name))
     monkeypatch.setitem(PROVIDERS, "fake", row)
     settings = LLMSettings(endpoints={"default": EndpointSettings(provider="fake", model="m")})
     gateway = build_gateway(settings)
@@ -95,3 +95,20 @@ async def test_models_checks_an_endpoint_with_its_kind_row(monkeypatch: pytest.M
 
     monkeypatch.setitem(PROVIDERS, "fake", ProviderKind("fake", "pinged", None, check=ping))
     assert (await check_endpoint("x", endpoint, 3.0)).detail == "3.0s"
+
+
+def test_behaviour_comes_from_capabilities_on_the_rows() -> None:
+    bundled = [name for name, kind in PROVIDERS.items() if kind.bundled]
+    assert bundled == ["local"]
+    assert not PROVIDERS["local"].judges and PROVIDERS["openai"].judges
+    assert {name for name, kind in PROVIDERS.items() if kind.free} == {"local", "fake"}
+
+
+def test_no_code_tests_a_provider_by_its_name() -> None:
+    src = Path(__file__).resolve().parents[2] / "src" / "papermind"
+    tests = [f"{path.relative_to(src)}:{number}"
+             for path in src.rglob("*.py")
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if "provider ==" in line or "provider !=" in line or "provider in (" in line
+             or "provider not in (" in line]
+    assert tests == [], "use a capability flag on the provider row instead"

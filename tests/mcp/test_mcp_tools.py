@@ -86,7 +86,7 @@ async def test_passages_link_to_the_web_reader_when_its_url_is_set(tmp_path: Pat
 
 async def test_ask_without_any_model_is_a_clear_error(tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(model_setup, "local_status", lambda: (False, "not installed"))
+    monkeypatch.setattr(model_setup, "local_status", lambda *_: (False, "not installed"))
     async with session(tmp_path / "home", model=False) as client:
         result = await client.call_tool("ask", {"question": "How many tweets?"})
     assert result.is_error

@@ -21,16 +21,23 @@ def models(
     as_json: JsonFlag = False,
 ) -> None:
     """Show which model and temperature each role uses, and whether its endpoint answers."""
-    from papermind.services.model_setup import endpoint_checks, real_model_hint, role_rows
+    from papermind.services.model_setup import (
+        describe_local_server,
+        endpoint_checks,
+        local_server_info,
+        real_model_hint,
+        role_rows,
+    )
 
     cli = state(ctx)
     settings = cli.settings.llm
     rows = role_rows(settings)
     statuses = asyncio.run(endpoint_checks(settings)) if check else []
-    demo = any(row.provider == "local" for row in rows)
+    demo = any(row.bundled for row in rows)
+    server = local_server_info(cli.settings)
     if wants_json(ctx, as_json):
         cli.emit_json({"roles": [vars(r) for r in rows], "demo_quality": demo,
-                       "endpoints": [s.to_dict() for s in statuses]})
+                       "endpoints": [s.to_dict() for s in statuses], "local_server": server})
     else:
         table = Table("role", "endpoint", "provider", "model", "temp", "max tokens")
         for r in rows:
@@ -43,6 +50,8 @@ def models(
                 checks.add_row(s.endpoint, escape(s.model), "yes" if s.ok else "NO",
                                escape(s.detail))
             cli.console.print(checks)
+        if demo or server["running"]:
+            cli.console.print(describe_local_server(server), markup=False, soft_wrap=True)
         if demo:
             cli.err.print("Roles on the bundled local model give demo-quality output. For real "
                           f"results, {real_model_hint()}.", markup=False,

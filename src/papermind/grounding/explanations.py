@@ -1,8 +1,9 @@
 """Code checks of a model's plain-language explanation of a passage it was handed.
 
 An explanation may only restate its passage in other words: every number, name and
-acronym it uses must be in the passage, it must talk about the passage (shared content
-words), it must not repeat itself, look like ids or JSON, or merely copy the passage.
+acronym it uses must be in the passage (and a number stays with the name it goes with
+there), it must talk about the passage (shared content words), it must not repeat itself,
+look like ids or JSON, or merely copy the passage.
 A failed explanation is dropped by the caller and the passage is shown quoted instead.
 """
 
@@ -27,6 +28,8 @@ _JUNK = re.compile(r"\blines?\s*:|\b(?:follows_from|builds_on|not_enough)\b|\"\w
 _JUDGE = re.compile(r"\b(?:supported|contradicted|the (?:cited )?text (?:reports|says|states))\b",
                     re.IGNORECASE)
 _ACRONYM = re.compile(r"\b[A-Z][A-Za-z]*[A-Z][A-Za-z0-9]*\b")
+_NAME = re.compile(r"[A-Z][\w-]*[A-Z][\w-]*")
+"""A word that names something (MMVU, VideoMME, FasterViT-4)."""
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[\u3002\uff01\uff1f])\s*")
 
 
@@ -76,6 +79,8 @@ def explanation_problems(explanation: str, passage: str) -> list[str]:
     have = set(numbers_in(passage))
     problems += [f"the number {n} is not in the passage"
                  for n in dict.fromkeys(numbers_in(text)) if n not in have]
+    problems += [f"it puts {n} with '{name}', which the passage does not"
+                 for n, name in moved_numbers(text, passage)]
     flat = compact(passage)
     names = [*named_terms(text), *_ACRONYM.findall(text)]
     problems += [f"'{name}' is not in the passage" for name in dict.fromkeys(names)
@@ -86,6 +91,38 @@ def explanation_problems(explanation: str, passage: str) -> list[str]:
     if copies(text, passage):
         problems.append("copies the passage instead of explaining it")
     return problems
+
+
+PAIR_NEAR = 4
+"""Words between a number and the name it belongs to in an explanation."""
+PAIR_FAR = 6
+"""Words the passage may put between that number and that name."""
+
+
+def moved_numbers(text: str, passage: str) -> list[tuple[str, str]]:
+    """(number, name) pairs the explanation makes that the passage does not: a number next
+    to a name (an acronym like MMVU) in the explanation whose passage has that number
+    nowhere near that name. A small model swaps which result goes with which benchmark
+    while every number and name is still the passage's own."""
+    ours, theirs = _words(text), _words(passage)
+    moved = []
+    for i, word in enumerate(ours):
+        number = next(iter(numbers_in(word)), None)
+        if number is None:
+            continue
+        near = [(abs(j - i), name) for j, name in enumerate(ours)
+                if 0 < abs(j - i) <= PAIR_NEAR and _NAME.fullmatch(name)]
+        closest = [name for gap, name in near if gap == min(g for g, _ in near)]
+        at = [j for j, w in enumerate(theirs) if number in numbers_in(w)]
+        for name in closest:  # the name(s) nearest the number, on either side
+            named = [j for j, w in enumerate(theirs) if compact(w) == compact(name)]
+            if at and named and min(abs(a - b) for a in at for b in named) > PAIR_FAR:
+                moved.append((number, name))
+    return moved
+
+
+def _words(text: str) -> list[str]:
+    return [w.strip(".,;:()[]\"'") for w in text.split() if w.strip(".,;:()[]\"'")]
 
 
 def copies(text: str, passage: str) -> bool:

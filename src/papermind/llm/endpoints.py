@@ -1,7 +1,8 @@
 """Backends: one object per endpoint that sends a chat request and returns the raw reply.
 
 Every provider speaks through a LangChain chat model (ChatOpenAI for any OpenAI-compatible
-server, the scripted fake in tests) or the in-process local model; only this package knows.
+server, the bundled model's managed server included; the scripted fake in tests); only this
+package knows.
 Structured output is requested per endpoint: ``function_calling`` (a forced tool call),
 ``json_schema`` (response_format) or ``json_mode`` (JSON object + schema in the prompt).
 """
@@ -59,11 +60,7 @@ class ChatReply:
 
 
 class ChatBackend(Protocol):
-    """Sends one request (no retries: the gateway owns those).
-
-    A backend that computes in this process (the bundled model) sets ``in_process = True``:
-    the gateway then bounds its calls by max tokens instead of a wall-clock timeout.
-    """
+    """Sends one request (no retries, no timeout: the gateway owns those)."""
 
     async def complete(self, request: ChatRequest) -> ChatReply: ...
 

@@ -13,6 +13,7 @@ import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TypeVar
 
 from langchain_core.messages import BaseMessage, convert_to_messages
@@ -136,8 +137,7 @@ class Gateway:
     @property
     def is_demo_quality(self) -> bool:
         """True when any known role runs on the bundled local model."""
-        return any(self.resolve(r).endpoint.provider == "local"
-                   for r in ("default", *known_roles()))
+        return any(self.resolve(r).kind.bundled for r in ("default", *known_roles()))
 
     async def structured(self, role: str, messages: Messages, schema: type[T], *,
                          node: str | None = None) -> T:
@@ -236,10 +236,8 @@ class Gateway:
                             request: ChatRequest) -> tuple[ChatReply, int]:
         backend = self._shared.backend(name, endpoint)
         limiter = self._shared.limiter(name, endpoint)
-        # an in-process model cannot be stopped by a timeout, and is neither overloaded nor
-        # unreachable: its calls are bounded by max_tokens, never by wall-clock time
-        timeout = None if getattr(backend, "in_process", False) else endpoint.timeout_s
-        policy = RetryPolicy(endpoint.max_retries, timeout, endpoint.backoff_base_s,
+        # every model, the bundled one included, is behind an endpoint a timeout can leave
+        policy = RetryPolicy(endpoint.max_retries, endpoint.timeout_s, endpoint.backoff_base_s,
                              endpoint.backoff_max_s)
 
         async def attempt() -> ChatReply:
@@ -294,7 +292,8 @@ def build_gateway(settings: LLMSettings, *, db: SqlDatabase | None = None,
                   backends: Mapping[str, ChatBackend] | None = None,
                   factory: BackendFactory | None = None,
                   local_model: str | None = None,
-                  limiter_factory: LimiterFactory | None = None) -> Gateway:
+                  limiter_factory: LimiterFactory | None = None,
+                  home: Path | None = None) -> Gateway:
     """A gateway for ``settings``; ``db`` enables the persistent cache (if settings allow)
     and keeps every job's calls there, so usage and budgets span a job's attempts.
 
@@ -308,18 +307,18 @@ def build_gateway(settings: LLMSettings, *, db: SqlDatabase | None = None,
     from papermind.llm.usage_store import CallStore
 
     cache = ResponseCache(db) if db is not None and settings.cache else None
-    local = local_model or local_model_name()
-    shared = _Shared(settings, factory or default_factory(settings), cache, local,
+    local = local_model or local_model_name(settings.local.model)
+    shared = _Shared(settings, factory or default_factory(settings, home), cache, local,
                      ledger=UsageLedger(store=CallStore(db) if db is not None else None),
                      limiter_factory=limiter_factory)
     shared.backends.update(backends or {})
     return Gateway(shared)
 
 
-def default_factory(settings: LLMSettings) -> BackendFactory:
+def default_factory(settings: LLMSettings, home: Path | None = None) -> BackendFactory:
     """Backends by provider kind (the rows of ``llm.providers``)."""
     from papermind.llm.providers import build_backend
 
     def build(name: str, endpoint: EndpointSettings) -> ChatBackend:
-        return build_backend(name, endpoint, settings)
+        return build_backend(name, endpoint, settings, home)
     return build

@@ -23,6 +23,8 @@ class RoleRow:
     model: str
     temperature: float
     max_tokens: int
+    bundled: bool = False
+    """Runs on the bundled model (demo quality)."""
 
 
 @dataclass(frozen=True)
@@ -46,7 +48,7 @@ def role_table(settings: LLMSettings, local_model: str) -> list[RoleRow]:
     for role in roles:
         r = resolve_role(settings, role, local_model)
         rows.append(RoleRow(role, r.endpoint_name, r.endpoint.provider, r.model, r.temperature,
-                            r.max_tokens))
+                            r.max_tokens, r.kind.bundled))
     return rows
 
 
@@ -77,7 +79,7 @@ async def check_local(name: str, endpoint: EndpointSettings, _: float) -> Endpoi
     """The bundled model: is it installed and loadable?"""
     from papermind.llm.local import local_status
 
-    ok, detail = local_status()
+    ok, detail = local_status(endpoint.model or "auto")
     return EndpointStatus(name, "local", endpoint.model, ok, detail)
 
 

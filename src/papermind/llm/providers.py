@@ -1,16 +1,19 @@
 """The provider kinds, one table: adding a kind is one row (its backend builder, the SDKs
-whose errors it raises, its health check) plus its name in ``config.ProviderName``, which
-this module checks.
+whose errors it raises, its health check, its capabilities) plus its name in
+``config.ProviderName``, which this module checks.
 
 ``EndpointSettings.provider`` names a row; the gateway builds each endpoint's backend with
 the row's ``build``, the retry layer describes the row's SDK errors without their text and
-``papermind models`` checks an endpoint with the row's ``check``.
+``papermind models`` checks an endpoint with the row's ``check``. What the rest of the code
+does differently for a kind (plan a small window, trust its verdicts, count its cost) comes
+from the row's capability flags, never from testing the kind's name.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, get_args
 
 from papermind.config import EndpointSettings, LLMSettings, ProviderName
@@ -20,28 +23,30 @@ from papermind.llm.endpoints import ChatBackend
 if TYPE_CHECKING:
     from papermind.llm.health import EndpointStatus
 
-BackendBuilder = Callable[[str, EndpointSettings, LLMSettings], ChatBackend]
-"""(endpoint name, its settings, the llm settings) -> the endpoint's backend."""
+BackendBuilder = Callable[[str, EndpointSettings, LLMSettings, Path | None], ChatBackend]
+"""(endpoint name, its settings, the llm settings, the library home) -> its backend."""
 EndpointCheck = Callable[[str, EndpointSettings, float], Awaitable["EndpointStatus"]]
 """(endpoint name, its settings, timeout in seconds) -> what ``papermind models`` shows."""
 
 
-def _openai(name: str, endpoint: EndpointSettings, _: LLMSettings) -> ChatBackend:
+def _openai(name: str, endpoint: EndpointSettings, _: LLMSettings, __: Path | None) -> ChatBackend:
     from papermind.llm.endpoints import openai_backend
 
     return openai_backend(name, endpoint)
 
 
-def _anthropic(name: str, endpoint: EndpointSettings, _: LLMSettings) -> ChatBackend:
+def _anthropic(name: str, endpoint: EndpointSettings, _: LLMSettings,
+               __: Path | None) -> ChatBackend:
     from papermind.llm.endpoints import anthropic_backend
 
     return anthropic_backend(name, endpoint)
 
 
-def _local(_: str, endpoint: EndpointSettings, settings: LLMSettings) -> ChatBackend:
-    from papermind.llm.local import local_backend
+def _local(name: str, endpoint: EndpointSettings, settings: LLMSettings,
+           home: Path | None) -> ChatBackend:
+    from papermind.llm.local_backend import ManagedLocalBackend
 
-    return local_backend(settings.local_threads, endpoint.context_tokens)
+    return ManagedLocalBackend(name, endpoint, settings.local, home)
 
 
 async def _check_openai(name: str, endpoint: EndpointSettings, timeout_s: float) -> EndpointStatus:
@@ -70,6 +75,15 @@ class ProviderKind:
     never by their text (which may quote a request or a key)."""
     check: EndpointCheck | None = None
     """How ``papermind models`` checks an endpoint of this kind; None: not checked."""
+    bundled: bool = False
+    """The small bundled model: demo quality; workflows plan for a small window, build the
+    reading from passages code selects and leave room for the schema in the prompt."""
+    judges: bool = True
+    """Its verdicts are trusted: it may judge whether evidence supports a claim and rerank
+    search results (the bundled model may not)."""
+    free: bool = False
+    """Calls cost nothing and need no network: no price is needed, readiness does not probe
+    it."""
 
 
 PROVIDERS: dict[str, ProviderKind] = {p.name: p for p in (
@@ -77,9 +91,9 @@ PROVIDERS: dict[str, ProviderKind] = {p.name: p for p in (
                  _openai, frozenset({"openai"}), _check_openai),
     ProviderKind("anthropic", "Anthropic's API (the optional 'anthropic' extra)", _anthropic,
                  frozenset({"anthropic"})),
-    ProviderKind("local", "the bundled small model, in this process", _local,
-                 check=_check_local),
-    ProviderKind("fake", "a scripted model supplied in code (tests)", None),
+    ProviderKind("local", "the bundled small model, in its managed llama.cpp server", _local,
+                 check=_check_local, bundled=True, judges=False, free=True),
+    ProviderKind("fake", "a scripted model supplied in code (tests)", None, free=True),
 )}
 SDK_MODULES: frozenset[str] = frozenset().union(*(p.sdk_modules for p in PROVIDERS.values()))
 
@@ -96,10 +110,12 @@ def provider_kind(name: str) -> ProviderKind:
         raise ConfigError(f"unknown provider {name!r} (known: {', '.join(PROVIDERS)})") from None
 
 
-def build_backend(name: str, endpoint: EndpointSettings, settings: LLMSettings) -> ChatBackend:
-    """The backend of endpoint ``name``, built by its provider kind's row."""
+def build_backend(name: str, endpoint: EndpointSettings, settings: LLMSettings,
+                  home: Path | None = None) -> ChatBackend:
+    """The backend of endpoint ``name``, built by its provider kind's row (``home``: the
+    library home, where the bundled model's server keeps its state)."""
     kind = provider_kind(endpoint.provider)
     if kind.build is None:
         raise ConfigError(f"endpoint {name!r} has provider {endpoint.provider!r}, which "
                           "needs a backend supplied in code (e.g. fake_gateway in tests)")
-    return kind.build(name, endpoint, settings)
+    return kind.build(name, endpoint, settings, home)

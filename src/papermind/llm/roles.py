@@ -9,9 +9,13 @@ else the seed temperature of the role catalogue (each along the chain). With no 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from papermind.config import EndpointSettings, LLMSettings
 from papermind.errors import ConfigError
+
+if TYPE_CHECKING:
+    from papermind.llm.providers import ProviderKind
 
 
 @dataclass(frozen=True)
@@ -86,9 +90,16 @@ class ResolvedRole:
     max_tokens: int
 
     @property
+    def kind(self) -> ProviderKind:
+        """The endpoint's provider row: what it can do (``bundled``, ``judges``, ``free``)."""
+        from papermind.llm.providers import provider_kind
+
+        return provider_kind(self.endpoint.provider)
+
+    @property
     def window(self) -> int:
         """Context tokens to plan a prompt and its answer for."""
-        if self.endpoint.provider == "local":
+        if self.kind.bundled:
             return min(self.endpoint.context_tokens, LOCAL_PROMPT_WINDOW)
         return self.endpoint.context_tokens
 
@@ -129,8 +140,12 @@ def endpoint_by_name(settings: LLMSettings, name: str,
     if name in settings.endpoints:
         return settings.endpoints[name]
     if name == LOCAL_ENDPOINT:
-        return EndpointSettings(provider="local", model=local_model, max_concurrency=1,
-                                timeout_s=600.0, max_retries=0, context_tokens=8192)
+        local = settings.local
+        # the server queues what it cannot decode at once, so a call may wait behind other
+        # processes' calls: a long timeout; one retry restarts a server that was killed
+        return EndpointSettings(provider="local", model=local_model,
+                                max_concurrency=local.parallel, timeout_s=3600.0,
+                                max_retries=1, context_tokens=local.context_tokens)
     raise ConfigError(f"no LLM endpoint named {name!r}",
                       hint=f"configured endpoints: {sorted(settings.endpoints) or 'none'}")
 

@@ -132,7 +132,8 @@ class Container:
 
         shared = self.storage_backend.shared_limits  # one rate-limited key, many workers
         limiters = shared.factory(self.storage_url) if shared is not None else None
-        return build_gateway(self.settings.llm, db=self.db, limiter_factory=limiters)
+        return build_gateway(self.settings.llm, db=self.db, limiter_factory=limiters,
+                             home=self.settings.home_dir)
 
     @cached_property
     def grounder(self) -> GroundingEngine:

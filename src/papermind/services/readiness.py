@@ -16,6 +16,7 @@ from papermind.config import Settings
 from papermind.db import SqlDatabase
 from papermind.hosts import redact
 from papermind.llm.health import check_endpoint
+from papermind.llm.providers import provider_kind
 
 ENDPOINT_TIMEOUT_S = 3.0
 
@@ -35,7 +36,7 @@ async def readiness(db: SqlDatabase, settings: Settings) -> list[Check]:
               await asyncio.to_thread(_query_check, db, "jobs",
                                       "SELECT COUNT(*) FROM jobs WHERE status = 'queued'")]
     endpoints = [(name, e) for name, e in settings.llm.endpoints.items()
-                 if e.provider not in ("local", "fake")]
+                 if not provider_kind(e.provider).free]
     statuses = await asyncio.gather(*[check_endpoint(name, e, ENDPOINT_TIMEOUT_S)
                                       for name, e in endpoints])
     checks += [Check(f"model:{s.endpoint}", s.ok, s.detail) for s in statuses]

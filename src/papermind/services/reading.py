@@ -48,7 +48,7 @@ def reader_window(settings: Settings, gateway: Gateway) -> tuple[int, int]:
         return settings.workflows.reading_context_tokens, points
     room = min(role.max_tokens, window // 4)
     reserve = PROMPT_RESERVE
-    if role.endpoint.provider == "local" or role.endpoint.structured_method == "json_mode":
+    if role.kind.bundled or role.endpoint.structured_method == "json_mode":
         reserve += SCHEMA_RESERVE
     return max(256, window - room - reserve), points
 
@@ -73,7 +73,7 @@ def extractive_reading(settings: Settings, gateway: Gateway) -> bool:
     if mode != "auto":
         return mode == "extractive"
     role = gateway.resolve("reader")
-    return role.endpoint.provider == "local" or role.window <= SMALL_WINDOW
+    return role.kind.bundled or role.window <= SMALL_WINDOW
 
 
 def reading_context(settings: Settings, gateway: Gateway, parts: ReadingParts,

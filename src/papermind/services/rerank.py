@@ -66,7 +66,7 @@ class LLMReranker:
     @property
     def judges(self) -> bool:
         """Whether the role runs on a model that may judge relevance (not the bundled one)."""
-        return self.gateway.resolve(self.role).endpoint.provider != "local"
+        return self.gateway.resolve(self.role).kind.judges
 
     def prompt(self, query: str, hits: Sequence[SearchHit]) -> Any:
         """The messages for ``hits`` (the first ``top``, each cut to ``passage_chars``)."""

@@ -76,7 +76,7 @@ def build_llm_reranker(settings: Settings, gateway: Callable[[], Gateway]) -> LL
     from papermind.llm.roles import resolve_role
     from papermind.services.rerank import ROLE, LLMReranker
 
-    if resolve_role(settings.llm, ROLE).endpoint.provider == "local":
+    if not resolve_role(settings.llm, ROLE).kind.judges:
         return None
     return LLMReranker(gateway(), top=search.rerank_depth,
                        passage_chars=search.rerank_passage_chars,
@@ -91,7 +91,7 @@ def build_reranker(settings: Settings, db: SqlDatabase | None = None,
     def own_gateway() -> Gateway:
         from papermind.llm import build_gateway
 
-        return build_gateway(settings.llm, db=db)
+        return build_gateway(settings.llm, db=db, home=settings.home_dir)
 
     return build_cross_encoder(settings.search) or build_llm_reranker(
         settings, gateway or own_gateway)

@@ -106,7 +106,7 @@ async def judge_support(gateway: Gateway, items: Sequence[SupportItem], *,
     the gateway's limits). A batch whose output is invalid, or a claim the checker skipped,
     leaves that evidence unchecked with a note; items with nothing found are not sent.
     """
-    if gateway.resolve(role).endpoint.provider == "local":
+    if not gateway.resolve(role).kind.judges:
         return JudgeResult([code_judged(item) for item in items], [OFFLINE_NOTE])
     by = f"checker:{gateway.model_for(role)}"
     size = min(max(1, batch_size), MAX_BATCH)

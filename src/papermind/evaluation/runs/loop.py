@@ -116,8 +116,7 @@ def estimate(evaluation: Evaluation, items: Sequence[Item], gateway: Gateway) ->
 
 
 def _free_models(gateway: Gateway, evaluation: Evaluation) -> bool:
-    return all(gateway.resolve(r).endpoint.provider in ("local", "fake")
-               for r in evaluation.roles)
+    return all(gateway.resolve(r).kind.free for r in evaluation.roles)
 
 
 async def run_evaluation(store: EvalRunStore, evaluation: Evaluation, gateway: Gateway, *,

@@ -125,6 +125,9 @@ class MockOpenAIServer:
             body += message.get("body", b"")
             if not message.get("more_body"):
                 break
+        if scope["method"] == "GET" and scope["path"] in ("/health", "/metrics"):
+            await _send_raw(send, 200, b"llamacpp:requests_deferred 0\n")  # llama.cpp's
+            return
         if scope["method"] == "GET" and scope["path"] == "/v1/models":
             await _send(send, 200, {"object": "list", "data": [
                 {"id": self.model, "object": "model", "owned_by": "mock"}]})
