@@ -49,6 +49,6 @@ def install() -> None:
     TyperArgument.display_name_raw = property(  # type: ignore[assignment,method-assign]
         lambda self: self.metavar or (self.name or "").upper())
     TyperOption.display_type_rich = option_type  # type: ignore[method-assign]
-    TyperArgument.display_type_rich = argument_type  # type: ignore[method-assign]
+    TyperArgument.display_type_rich = argument_type  # type: ignore[method-assign,assignment]
     TyperArgument._usage_display_name = usage_name  # type: ignore[method-assign]
     TyperOption._papermind_help = True  # type: ignore[attr-defined]
