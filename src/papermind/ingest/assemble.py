@@ -136,7 +136,7 @@ def _build_references(lines: Sequence[FlowLine]) -> tuple[list[Reference], list[
         used[key] += 1
         if used[key] > 1:
             key = f"{key}-{used[key]}"
-        refs.append(Reference(key=key, index=index, raw=raw, authors=parsed.authors,
+        refs.append(Reference(key=key, index=index, raw=parsed.raw, authors=parsed.authors,
                               title=parsed.title, year=parsed.year, venue=parsed.venue,
                               doi=parsed.doi, arxiv=parsed.arxiv, page=entry[0].page,
                               line=entry[0].n))

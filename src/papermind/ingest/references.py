@@ -10,8 +10,10 @@ from dataclasses import dataclass, field
 from papermind.ingest.layout import FlowLine
 from papermind.ingest.ref_authors import scan_authors
 
-_BRACKET = re.compile(r"^\s*\[(\d{1,3})\]\s*")
-_DOTTED = re.compile(r"^\s*(\d{1,3})\.\s+(?=\S)")
+_BULLET = re.compile(r"^\s*[-*+\u2022\u25aa\u25cf]\s+(?=\S)")
+"""A list item's mark ('- ', '* ', '\u2022 '): Markdown converted from PDF lists entries so."""
+_BRACKET = re.compile(r"^\s*(?:[-*+\u2022\u25aa\u25cf]\s+)?\[(\d{1,3})\]\s*")
+_DOTTED = re.compile(r"^\s*(?:[-*+\u2022\u25aa\u25cf]\s+)?(\d{1,3})\.\s+(?=\S)")
 _DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>]+)", re.IGNORECASE)
 _ARXIV = re.compile(
     r"(?:arxiv(?:\s*preprint)?\s*(?:abs/|:)?\s*|arxiv\.org/(?:abs|pdf)/)"
@@ -46,7 +48,7 @@ def split_entries(lines: Sequence[FlowLine]) -> list[list[FlowLine]]:
     lines = [ln for ln in lines if ln.text.strip()]
     if not lines:
         return []
-    for pattern in (_BRACKET, _DOTTED):
+    for pattern in (_BRACKET, _DOTTED, _BULLET):
         starts = [i for i, ln in enumerate(lines) if pattern.match(ln.text)]
         if len(starts) >= 2 and len(starts) >= len(lines) // 6:
             return _cut(lines, starts)
@@ -135,8 +137,14 @@ def split_names(segment: str) -> list[str]:
     return [n for n in names if any(ch.isalpha() for ch in n) and len(n) < 60]
 
 
+def without_bullet(raw: str) -> str:
+    """An entry's text without the list item's mark ('- [3] Smith ...' -> '[3] Smith ...')."""
+    return _BULLET.sub("", raw, count=1)
+
+
 def parse_entry(raw: str) -> ParsedReference:
     """Fields of one reference string."""
+    raw = without_bullet(raw)
     ref = ParsedReference(raw=raw)
     text = raw
     label = _BRACKET.match(text) or _DOTTED.match(text)
