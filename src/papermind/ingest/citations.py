@@ -11,16 +11,22 @@ from papermind.domain.paper import Reference
 from papermind.i18n.scripts import has_cjk
 
 _NUMERIC = re.compile(r"\[(\s*\d{1,3}(?:\s*[-–,;]\s*\d{1,3})*\s*)\]")
-_NAME = (r"(?:[A-Z][A-Za-z\u00C0-\u024F'`´\-]+(?:\s(?:van|von|de|der|den|da|del|la|le)\s[A-Z][\w\-]+)?"
+_PARTICLES = r"(?:(?:van|von|de|der|den|da|del|della|di|du|dos|la|le|ten|ter)\s)"
+_NAME = (rf"(?:(?<![\w\-]){_PARTICLES}{{0,2}}[A-Z][A-Za-z\u00C0-\u024F'`´’\-]+"
+         rf"(?:\s{_PARTICLES}{{1,2}}[A-Z][\w\-]+)?"
          r"|[\u4e00-\u9fff]{2,4}?)")  # a Chinese name: '张三' in '（张三等, 2020）'
-_AUTHORS = (rf"{_NAME}(?:\s+et\s+al\.?|等人?|\s*(?:and|&|和|与)\s*{_NAME}"
-            rf"|(?:,\s*{_NAME})+,?\s*(?:and|&)\s*{_NAME})?")
-_YEAR = r"(?:19|20)\d\d[a-z]?"
+"""A surname: capitalised, after no letter ('arXiv' holds no 'Xiv'), particles allowed
+('van der Berg', 'Jan van Gemert')."""
+_AND = r"(?:and|&amp;|&|和|与)"  # '&amp;': Markdown converted from PDF escapes '&'
+_AUTHORS = (rf"{_NAME}(?:\s+et\s+al\.?|等人?|\s*{_AND}\s*{_NAME}"
+            rf"|(?:,\s*{_NAME})+,?\s*{_AND}\s*{_NAME})?")
+_YEAR = r"(?:19|20)\d\d[a-z]?(?![\w])"
+"""A year standing alone ('2019a', not the digits of 'ZR2023QF154')."""
 _PAREN = re.compile(r"\(([^()]{4,400}?(?:19|20)\d\d[a-z]?[^()]{0,40})\)")
 _NARRATIVE = re.compile(rf"({_AUTHORS})\s*\(\s*((?:{_YEAR})(?:\s*[,;]\s*{_YEAR})*)\s*[,;)]")
 _MONTH = re.compile(r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?$")
 """A month is no author: '(May 2020)', '(born 21 April 1951)'."""
-_ITEM = re.compile(rf"({_AUTHORS}),?\s*((?:{_YEAR})(?:\s*,\s*{_YEAR})*)")
+_ITEM = re.compile(rf"({_AUTHORS})(?:,\s*|\s+)((?:{_YEAR})(?:\s*,\s*{_YEAR})*)")
 
 
 @dataclass(slots=True)
@@ -64,7 +70,8 @@ class Resolver:
         return keys if all(k in self._numeric for k in keys) else []
 
     def author_year(self, authors: str, year: str) -> str | None:
-        first = re.split(r"\s+|等|和|与", authors.strip())[0]
+        words = re.split(r"\s+|等|和|与", authors.strip())
+        first = next((w for w in words if not w[:1].islower()), words[0])  # 'van der Berg'
         name = _fold(first)
         plain, suffix = year[:4], year[4:]
         candidates = self._by_name.get((name, plain), [])

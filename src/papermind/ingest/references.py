@@ -159,11 +159,19 @@ def parse_entry(raw: str) -> ParsedReference:
              if not any(a <= m.start() < b for a, b in ids)]
     if years:
         pick = next((m for m in years if _PAREN_YEAR.search(text[max(0, m.start() - 1): m.end() + 2])),
-                    None) or next((m for m in years if _END_YEAR.match(text, m.end())), None) \
+                    None) or _acl_year(text, years[0]) \
+            or next((m for m in years if _END_YEAR.match(text, m.end())), None) \
             or (years[-1] if ref.arxiv is None else years[0])
         ref.year, ref.year_suffix = int(pick.group(1)), pick.group(0)[4:]
     _split_fields(text, ref)
     return ref
+
+
+def _acl_year(text: str, first: re.Match[str]) -> re.Match[str] | None:
+    """The first year when it stands as a sentence of its own after the author list ('...
+    Adam Janin. 2011. The IBM 2009 GALE system'): the ACL style's year of publication."""
+    before, after = text[: first.start()].rstrip(), text[first.end():]
+    return first if before.endswith(".") and re.match(r"\.\s", after) else None
 
 
 _VENUE_CUE = re.compile(
