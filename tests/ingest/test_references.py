@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import pytest
+
+from papermind.domain import Paper
+from papermind.ingest import parse_bytes, parse_file
 from papermind.ingest.references import parse_entry, split_names, surname
 
 
@@ -117,3 +124,69 @@ def test_an_entry_opening_with_an_initial_is_no_lettered_heading() -> None:
     paper = parse_bytes(text.encode(), "p.txt")
     assert [s.title for s in paper.sections][-1] == "REFERENCES"
     assert [r.authors[0] for r in paper.references] == ["R. P. Poudel", "A. Sagar", "M. Tan"]
+
+
+def _paper(body: str, name: str = "paper.md") -> Paper:
+    return parse_bytes(body.encode(), name)
+
+
+INTRO = "# A Study\n\n## 1 Introduction\n\nWe build on prior work.\n\n"
+
+
+def test_bulleted_numbered_markdown_list_is_one_entry_per_item() -> None:
+    paper = _paper(INTRO + "As [2] and [3] show, [1] holds.\n\n## References\n\n"
+                   "- [1] Ann Smith and Bo Lee. A first title. In Proc. ICML, 2020.\n"
+                   "- [2] Carl Wu. A second title. arXiv preprint arXiv:2101.00001, 2021.\n\n"
+                   "- [3] Dana Park, Eve Kim, and Finn Ode. A third title. Nature, 5:1-9, 2019.\n")
+    assert [(r.key, r.year) for r in paper.references] == [("1", 2020), ("2", 2021), ("3", 2019)]
+    assert paper.references[1].raw.startswith("[2] Carl Wu.")  # the list mark is no text
+    assert [c.reference_keys for c in paper.citations] == [["2"], ["3"], ["1"]]
+
+
+def test_bulleted_author_year_list_with_wrapped_items() -> None:
+    paper = _paper(INTRO + "Both (Smith &amp; Lee, 2020; Wu, 2019a) and van der Berg et al. "
+                   "(2018) agree.\n\n## References\n\n"
+                   "- Smith, A. and Lee, B. A first title that runs on\n"
+                   "  over a second line. In Proc. ICML, 2020.\n"
+                   "* van der Berg, C., Ode, F., and Kim, E. Second title. JMLR, 2018.\n"
+                   "+ Wu, X. Third title. In NeurIPS, 2019a.\n")
+    assert len(paper.references) == 3
+    assert "over a second line" in paper.references[0].raw
+    keys = [k for c in paper.citations for k in c.reference_keys]
+    assert sorted(keys) == sorted(r.key for r in paper.references)
+
+
+def test_numbered_markdown_list_and_other_reference_headings() -> None:
+    items = "".join(f"{i}. Author{chr(96 + i)} Name. Title number {i}. Venue, 20{10 + i}.\n"
+                    for i in range(1, 13))
+    for heading in ("## Bibliography", "## Literature Cited", "## 参考文献", "REFERENCES"):
+        paper = _paper(INTRO + f"{heading}\n\n{items}", "paper.md" if "#" in heading else "p.txt")
+        assert [r.key for r in paper.references] == [str(i) for i in range(1, 13)], heading
+
+
+def test_author_year_entries_parted_by_blank_lines_in_plain_text() -> None:
+    paper = _paper("A Study\n\nIntroduction\n\nAs Smith et al. (2020) and Lee (2019) show.\n\n"
+                   "References\n\nAnn Smith, Bo Lee, and Carl Wu. A first title that\n"
+                   "runs on. In Proc. ICML, 2020.\n\nDana Lee. Second title. JMLR, 2019.\n",
+                   "paper.txt")
+    assert [r.year for r in paper.references] == [2020, 2019]
+    assert all(c.reference_keys for c in paper.citations) and len(paper.citations) == 2
+
+
+def test_acl_style_year_after_the_authors_wins_over_a_year_in_the_title() -> None:
+    ref = parse_entry("Brian Kingsbury, Hagen Soltau, and Adam Janin. 2011. The IBM 2009 GALE "
+                      "Arabic speech transcription system. In Proceedings of ICASSP, pages 4672-4675.")
+    assert ref.year == 2011
+
+
+def test_markdown_reference_lists_of_real_papers_have_every_item(shared_data: Path) -> None:
+    """Docling's Markdown of 20 NeurIPS papers: the parsed count equals the list's items
+    (counted by hand: bench/reference_counts_gold.json)."""
+    gold = json.loads((Path(__file__).parents[2] / "bench" / "reference_counts_gold.json")
+                      .read_text())["neurips_md"]
+    folder = shared_data / "neurips_md"
+    if not folder.is_dir():
+        pytest.skip("no neurips_md in the shared data")
+    counts = {name: len(parse_file(folder / name).references) for name in gold
+              if (folder / name).is_file()}
+    assert counts == {name: gold[name] for name in counts}

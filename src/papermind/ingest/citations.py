@@ -20,8 +20,8 @@ _NAME = (rf"(?:(?<![\w\-]){_PARTICLES}{{0,2}}[A-Z][A-Za-z\u00C0-\u024F'`´’\-]
 _AND = r"(?:and|&amp;|&|和|与)"  # '&amp;': Markdown converted from PDF escapes '&'
 _AUTHORS = (rf"{_NAME}(?:\s+et\s+al\.?|等人?|\s*{_AND}\s*{_NAME}"
             rf"|(?:,\s*{_NAME})+,?\s*{_AND}\s*{_NAME})?")
-_YEAR = r"(?:19|20)\d\d[a-z]?(?![\w])"
-"""A year standing alone ('2019a', not the digits of 'ZR2023QF154')."""
+_YEAR = r"(?:19|20)\d\d[a-z]?(?!\w|[-–/.]\d)"
+"""A year standing alone ('2019a', not the digits of 'ZR2023QF154' or 'NSF 2019-11')."""
 _PAREN = re.compile(r"\(([^()]{4,400}?(?:19|20)\d\d[a-z]?[^()]{0,40})\)")
 _NARRATIVE = re.compile(rf"({_AUTHORS})\s*\(\s*((?:{_YEAR})(?:\s*[,;]\s*{_YEAR})*)\s*[,;)]")
 _MONTH = re.compile(r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?$")

@@ -33,13 +33,14 @@ _NUMBERED = re.compile(
 _KINDS: list[tuple[str, SectionKind]] = [
     ("abstract", "abstract"), ("introduction", "introduction"), ("related work", "related_work"),
     ("prior work", "related_work"), ("previous work", "related_work"),
-    ("background", "related_work"), ("literature", "related_work"),
+    ("background", "related_work"), ("literature cited", "references"), ("works cited", "references"),
+    ("literature", "related_work"),
     ("method", "method"), ("approach", "method"), ("model", "method"), ("algorithm", "method"),
     ("framework", "method"), ("experiment", "experiments"), ("evaluation", "experiments"),
     ("setup", "experiments"), ("result", "results"), ("discussion", "discussion"),
     ("analysis", "discussion"), ("limitation", "discussion"), ("conclusion", "conclusion"),
     ("summary", "conclusion"), ("future work", "conclusion"), ("references", "references"),
-    ("bibliography", "references"), ("literature cited", "references"),
+    ("bibliography", "references"),
     ("appendix", "appendix"), ("supplementary", "appendix"), ("acknowledg", "acknowledgements"),
     *KIND_WORDS,
 ]
@@ -47,7 +48,7 @@ _UNNUMBERED = {
     "abstract", "introduction", "related work", "background", "references", "bibliography",
     "acknowledgements", "acknowledgments", "acknowledgement", "acknowledgment", "appendix",
     "conclusion", "conclusions", "discussion", "methods", "method", "results", "experiments",
-    "limitations", "future work", "conclusions and future work", "literature cited",
+    "limitations", "future work", "conclusions and future work", "literature cited", "works cited",
     "supplementary material", "appendices", "related works", "experimental results",
     "broader impact", "ethics statement", "reproducibility statement", "materials and methods",
 }

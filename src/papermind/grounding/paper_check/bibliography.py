@@ -11,7 +11,7 @@ from rapidfuzz import fuzz
 from papermind.domain.check import CheckFinding
 from papermind.domain.paper import Paper, Reference
 from papermind.grounding.bibliography import Entry, name_key
-from papermind.grounding.paper_check.citation_forms import names_of, names_people
+from papermind.grounding.paper_check.citation_forms import labels_an_item, names_of, names_people
 from papermind.grounding.paper_check.spots import Spot, at_line, finding
 from papermind.grounding.references import ReferenceResolver
 
@@ -54,11 +54,12 @@ def citation_findings(paper: Paper) -> list[CheckFinding]:
 
 
 def _without_entry(marker: str, line: Spot, entries: list[Entry]) -> CheckFinding:
-    """HIGH when the marker names people (or an author the bibliography lists under another
-    year); LOW when its names have no surname's form ('PubMed (2018)': a data source)."""
+    """HIGH when the marker names people in prose (or an author the bibliography lists under
+    another year); LOW when its names have no surname's form ('PubMed (2018)': a data source)
+    or one name labels a list item or a table cell ('- Transformer (2017): ...')."""
     names = names_of(marker)
     listed = any(e.has_author(name_key(n)) for n in names for e in entries)
-    if listed or names_people(marker):
+    if listed or (names_people(marker) and not labels_an_item(marker, line.text)):
         return finding("citation_without_entry", "high", "citations",
                        f"{marker} matches no entry of the bibliography", line,
                        fix="add the missing entry to the bibliography or correct the citation")

@@ -75,3 +75,18 @@ def names_people(marker: str) -> bool:
     """Whether every name of ``marker`` is a plausible surname (and it has one)."""
     names = names_of(marker)
     return bool(names) and all(plausible_surname(n) for n in names)
+
+
+_BULLET = re.compile(r"^\s*(?:[-*+\u2022]|\d{1,2}[.)])\s+")
+_LETTER_WORD = re.compile(rf"[{_LETTERS}]{{2,}}")
+
+
+def labels_an_item(marker: str, line: str) -> bool:
+    """Whether a one-name narrative marker ('Transformer (2017)', not 'Smith et al. (2017)'
+    or '(Smith, 2017)') is a label rather than prose: it opens a list item, or its line
+    holds hardly any other words (a table cell read as a line)."""
+    if marker.startswith(("(", "\uff08")) or re.search(r"\bet\s+al\b|\band\b|&", marker):
+        return False
+    rest = line.replace(marker, " ", 1)
+    opens_item = bool(_BULLET.match(line)) and _BULLET.sub("", line).startswith(marker)
+    return opens_item or len(_LETTER_WORD.findall(rest)) < 3
