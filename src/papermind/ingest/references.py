@@ -20,7 +20,9 @@ _ARXIV = re.compile(
     r"(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?",
     re.IGNORECASE,
 )
-_YEAR = re.compile(r"(?<![\d/.])(19[4-9]\d|20[0-3]\d)(?:[a-z])?(?![\d/])")
+_YEAR = re.compile(r"(?<![\d/.])(19[4-9]\d|20[0-3]\d)(?:[a-z])?(?![\d/]|\.\d)")
+_LINKS = re.compile(r"https?://\S+|\b10\.\d{4,9}/\S+")
+"""URLs and DOIs: their digits are no year ('icom-2020-0025', 'TPAMI.2016.2572683')."""
 _PAREN_YEAR = re.compile(r"\((?:19|20)\d\d[a-z]?\)")
 _END_YEAR = re.compile(r"[.\s]*$")  # the year that ends the entry ('..., arXiv:1902.03368, 2019.')
 _QUOTED = re.compile(r"[“\"](.{6,}?)[”\"]")
@@ -45,7 +47,7 @@ class ParsedReference:
 
 def split_entries(lines: Sequence[FlowLine]) -> list[list[FlowLine]]:
     """Group the lines of a reference section into entries."""
-    lines = [ln for ln in lines if ln.text.strip()]
+    lines = [ln for ln in lines if any(ch.isalnum() for ch in ln.text)]  # no '-----' rules
     if not lines:
         return []
     for pattern in (_BRACKET, _DOTTED, _BULLET):
@@ -154,7 +156,7 @@ def parse_entry(raw: str) -> ParsedReference:
         ref.doi = doi.group(1).rstrip(".,;)")
     if arxiv := _ARXIV.search(text):
         ref.arxiv = arxiv.group(1)
-    ids = [m.span() for m in (_ARXIV.search(text), _DOI.search(text)) if m]
+    ids = [m.span() for m in (_ARXIV.search(text), *_LINKS.finditer(text)) if m]
     years = [m for m in _YEAR.finditer(text)  # not the '2006' of 'arXiv:2006.13900'
              if not any(a <= m.start() < b for a, b in ids)]
     if years:
