@@ -30,7 +30,8 @@ from papermind.ingest.layout import FlowLine, LaidOutPage, RawFinding
 from papermind.ingest.metadata import front_matter, inline_abstract, venue_year
 from papermind.ingest.normalize import Vocabulary, join_lines
 from papermind.ingest.pipe_tables import pipe_tables
-from papermind.ingest.references import parse_entry, split_entries, surname
+from papermind.ingest.ref_split import split_entries
+from papermind.ingest.references import parse_entry, surname
 from papermind.ingest.sections import Heading, find_headings
 from papermind.ingest.tables import find_tables
 from papermind.ingest.visible_instructions import visible_instructions

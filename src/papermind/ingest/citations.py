@@ -13,7 +13,6 @@ from papermind.i18n.scripts import has_cjk
 _NUMERIC = re.compile(r"\[(\s*\d{1,3}(?:\s*[-–,;]\s*\d{1,3})*\s*)\]")
 _PARTICLES = r"(?:(?:van|von|de|der|den|da|del|della|di|du|dos|la|le|ten|ter)\s)"
 _NAME = (rf"(?:(?<![\w\-]){_PARTICLES}{{0,2}}[A-Z][A-Za-z\u00C0-\u024F'`´’\-]+"
-         rf"(?:\s{_PARTICLES}{{1,2}}[A-Z][\w\-]+)?"
          r"|[\u4e00-\u9fff]{2,4}?)")  # a Chinese name: '张三' in '（张三等, 2020）'
 """A surname: capitalised, after no letter ('arXiv' holds no 'Xiv'), particles allowed
 ('van der Berg', 'Jan van Gemert')."""
