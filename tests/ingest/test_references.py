@@ -159,7 +159,8 @@ def test_bulleted_author_year_list_with_wrapped_items() -> None:
 def test_numbered_markdown_list_and_other_reference_headings() -> None:
     items = "".join(f"{i}. Author{chr(96 + i)} Name. Title number {i}. Venue, 20{10 + i}.\n"
                     for i in range(1, 13))
-    for heading in ("## Bibliography", "## Literature Cited", "## 参考文献", "REFERENCES"):
+    for heading in ("## Bibliography", "## Literature Cited", "## 参考文献", "REFERENCES",
+                    "**References**", "References and Notes", "Works Cited"):
         paper = _paper(INTRO + f"{heading}\n\n{items}", "paper.md" if "#" in heading else "p.txt")
         assert [r.key for r in paper.references] == [str(i) for i in range(1, 13)], heading
 
@@ -171,6 +172,26 @@ def test_author_year_entries_parted_by_blank_lines_in_plain_text() -> None:
                    "paper.txt")
     assert [r.year for r in paper.references] == [2020, 2019]
     assert all(c.reference_keys for c in paper.citations) and len(paper.citations) == 2
+
+
+def test_one_entry_per_line_without_blank_lines_and_wrapped_entries_joined() -> None:
+    paper = _paper("A Study\n\nIntroduction\n\nAs Kim and Lee (2018) and Park (2019) show.\n\n"
+                   "References\n\n"
+                   "Kim, A., & Lee, B. (2018). A first title. Journal of Things, 3(2), 1-10.\n"
+                   "Park, C. (2019). A second title that is long enough to wrap over\n"
+                   "two lines. Neural Computation, 9(8), 1735-1780.\n"
+                   "Dana Ode and Eve Wu. A third title. In Proc. ACL, 2020.\n"
+                   "-----\n"
+                   "Page 12\n", "paper.txt")
+    assert [r.year for r in paper.references] == [2018, 2019, 2020]
+    assert "two lines. Neural Computation" in paper.references[1].raw
+    assert all(c.reference_keys for c in paper.citations) and len(paper.citations) == 2
+
+
+def test_digits_of_identifiers_are_no_year() -> None:
+    ref = parse_entry("F. Dornaika and A. Moujahid. Efficient embedding. Engineering Applications "
+                      "of AI, 95:103831, 2020. ISSN 0952-1976. doi: 10.1016/j.engappai. 2019.103831.")
+    assert ref.year == 2020
 
 
 def test_acl_style_year_after_the_authors_wins_over_a_year_in_the_title() -> None:

@@ -49,6 +49,7 @@ _UNNUMBERED = {
     "acknowledgements", "acknowledgments", "acknowledgement", "acknowledgment", "appendix",
     "conclusion", "conclusions", "discussion", "methods", "method", "results", "experiments",
     "limitations", "future work", "conclusions and future work", "literature cited", "works cited",
+    "references and notes", "cited literature",
     "supplementary material", "appendices", "related works", "experimental results",
     "broader impact", "ethics statement", "reproducibility statement", "materials and methods",
 }
@@ -129,7 +130,7 @@ def classify(line: FlowLine, evidence: FontEvidence, in_appendix: bool,
     text = line.text.strip()
     if line.heading_level:
         return _markup_heading(text.lstrip("#").strip(), line.heading_level)
-    bare = text.rstrip(":.").strip()
+    bare = text.strip("*_ ").rstrip(":.").strip()  # '**References**' of converted Markdown
     if bare.lower() in _UNNUMBERED and (evidence.emphasised(line) or bare.isupper()):
         return Heading(0, bare, None, 1, section_kind(bare))
     if (kind := unnumbered_kind(bare)) is not None and heading_styled(line, evidence):
