@@ -17,10 +17,13 @@ def split_entries(lines: Sequence[FlowLine]) -> list[list[FlowLine]]:
     lines = [ln for ln in lines if any(ch.isalnum() for ch in ln.text)]  # no '-----' rules
     if not lines:
         return []
-    for pattern in (BRACKET, DOTTED, BULLET):
-        starts = [i for i, ln in enumerate(lines) if pattern.match(ln.text)]
-        if len(starts) >= 2 and len(starts) >= len(lines) // 6:
-            return _cut(lines, starts)
+    for pattern in (BRACKET, DOTTED):
+        starts, first = _label_starts(lines, pattern)
+        if len(starts) >= 2 and (len(starts) >= len(lines) // 6 or (first == 1 and len(starts) >= 5)):
+            return _trim_last(_cut(lines, starts))
+    starts = [i for i, ln in enumerate(lines) if BULLET.match(ln.text)]
+    if len(starts) >= 2 and len(starts) >= len(lines) // 6:
+        return _cut(lines, starts)
     hanging = _hanging_starts(lines)
     if hanging:
         return _cut(lines, hanging)
@@ -37,6 +40,35 @@ def _debris(entry: Sequence[FlowLine]) -> bool:
     caught in the list ('# Appendices'), not an entry."""
     text = " ".join(ln.text for ln in entry).strip()
     return len(text) < 25 and YEAR.search(text) is None
+
+
+def _label_starts(lines: Sequence[FlowLine], pattern: re.Pattern[str]) -> tuple[list[int], int]:
+    """Lines opening entries n, n+1, n+2... (up to two labels may be lost in extraction) and
+    the first label; a number out of sequence ('480. https://doi.org/...' where a page number
+    wrapped) opens no entry."""
+    starts: list[int] = []
+    first = expected = 0
+    for i, line in enumerate(lines):
+        if (match := pattern.match(line.text)) is None:
+            continue
+        label = int(match.group(1))
+        if not starts:
+            first = label
+        elif not expected <= label <= expected + 2:
+            continue
+        starts.append(i)
+        expected = label + 1
+    return starts, first
+
+
+def _trim_last(entries: list[list[FlowLine]]) -> list[list[FlowLine]]:
+    """The last numbered entry without what follows the list (an appendix whose heading was
+    not found): at most three times the usual entry's lines, and six at least."""
+    if len(entries) < 3:
+        return entries
+    sizes = sorted(len(e) for e in entries[:-1])
+    keep = max(6, 3 * sizes[len(sizes) // 2])
+    return [*entries[:-1], entries[-1][:keep]]
 
 
 def _line_starts(entry: Sequence[FlowLine]) -> list[int]:
