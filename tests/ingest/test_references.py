@@ -211,3 +211,14 @@ def test_markdown_reference_lists_of_real_papers_have_every_item(shared_data: Pa
     counts = {name: len(parse_file(folder / name).references) for name in gold
               if (folder / name).is_file()}
     assert counts == {name: gold[name] for name in counts}
+
+
+def test_a_reference_heading_in_body_type_still_opens_the_list() -> None:
+    body = "".join(f"Sentence {i} of the paper, which goes on for a while here.\n" for i in range(12))
+    entries = "".join(f"Author{chr(97 + i)}, A. and Other, B. 20{10 + i}. Title {i}. In Proc. X.\n"
+                      for i in range(6))
+    paper = _paper(f"A Study\n\nIntroduction\n\n{body}As Authora and Other (2010) show.\n"
+                   f"References\n{entries}", "paper.txt")
+    assert "References" not in [s.title for s in paper.sections]  # not set as a heading
+    assert [r.year for r in paper.references] == [2010 + i for i in range(6)]
+    assert paper.citations[0].reference_keys == [paper.references[0].key]

@@ -30,7 +30,7 @@ from papermind.ingest.layout import FlowLine, LaidOutPage, RawFinding
 from papermind.ingest.metadata import front_matter, inline_abstract, venue_year
 from papermind.ingest.normalize import Vocabulary, join_lines
 from papermind.ingest.pipe_tables import pipe_tables
-from papermind.ingest.ref_split import split_entries
+from papermind.ingest.ref_split import bare_heading, split_entries
 from papermind.ingest.references import parse_entry, surname
 from papermind.ingest.sections import Heading, find_headings
 from papermind.ingest.tables import find_tables
@@ -109,7 +109,11 @@ def _reference_lines(flat: Sequence[FlowLine], headings: Sequence[Heading]) -> l
                     end = later.index
                     break
             return list(range(head.index + 1, _bigger_text_starts(flat, head.index + 1, end)))
-    return []
+    start = bare_heading(flat)
+    if start is None:
+        return []
+    end = next((h.index for h in headings if h.index > start), len(flat))
+    return list(range(start + 1, _bigger_text_starts(flat, start + 1, end)))
 
 
 def _bigger_text_starts(flat: Sequence[FlowLine], start: int, end: int) -> int:

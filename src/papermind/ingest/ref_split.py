@@ -12,6 +12,25 @@ from papermind.ingest.ref_authors import scan_authors
 from papermind.ingest.references import BRACKET, BULLET, DOTTED, YEAR
 
 
+_HEADINGS = {"references", "bibliography", "literature cited", "works cited", "cited literature",
+             "references and notes", "参考文献"}
+"""A reference list's headings (sections.py finds them when they are set as headings)."""
+
+
+def bare_heading(lines: Sequence[FlowLine]) -> int | None:
+    """Index of a reference-list heading that layout did not mark as a heading (set in body
+    type): a line that is only the word, past the paper's first third, followed by lines
+    that give years (four of the next twelve)."""
+    for i in range(len(lines) // 3, len(lines)):
+        word = lines[i].text.strip(" *_#:.").lower()
+        if word not in _HEADINGS:
+            continue
+        after = [ln.text for ln in lines[i + 1:i + 13]]
+        if sum(YEAR.search(text) is not None for text in after) >= 4:
+            return i
+    return None
+
+
 def split_entries(lines: Sequence[FlowLine]) -> list[list[FlowLine]]:
     """Group the lines of a reference section into entries."""
     lines = [ln for ln in lines if any(ch.isalnum() for ch in ln.text)]  # no '-----' rules
