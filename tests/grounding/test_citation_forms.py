@@ -42,3 +42,10 @@ def test_a_one_name_marker_that_labels_a_list_item_or_a_cell() -> None:
     assert not labels_an_item("Smith (2017)", "as Smith (2017) showed for the first time here")
     assert not labels_an_item("Smith et al. (2017)", "- Smith et al. (2017)")
     assert not labels_an_item("(Smith, 2017)", "(Smith, 2017)")
+
+
+def test_a_one_name_marker_ending_a_proper_name_inside_a_sentence() -> None:
+    assert labels_an_item("Treebank (1993)", "we train on the Penn Treebank (1993) for all runs")
+    assert labels_an_item("Algorithms (2000)", "at the Symposium on Discrete Algorithms (2000) and")
+    assert not labels_an_item("Smith (2020)", "Following Smith (2020), we train the model on data")
+    assert not labels_an_item("Smith (2020)", "the work. Following Smith (2020), we train it again")

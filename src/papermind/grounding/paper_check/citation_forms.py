@@ -83,10 +83,18 @@ _LETTER_WORD = re.compile(rf"[{_LETTERS}]{{2,}}")
 
 def labels_an_item(marker: str, line: str) -> bool:
     """Whether a one-name narrative marker ('Transformer (2017)', not 'Smith et al. (2017)'
-    or '(Smith, 2017)') is a label rather than prose: it opens a list item, or its line
-    holds hardly any other words (a table cell read as a line)."""
+    or '(Smith, 2017)') is a label rather than prose: it opens a list item, its line holds
+    hardly any other words (a table cell read as a line), or it ends a run of capitalised
+    words inside a sentence ('the Penn Treebank (1993)', 'on Discrete Algorithms (2000)')."""
     if marker.startswith(("(", "\uff08")) or re.search(r"\bet\s+al\b|\band\b|&", marker):
         return False
+    at = line.find(marker)
     rest = line.replace(marker, " ", 1)
     opens_item = bool(_BULLET.match(line)) and _BULLET.sub("", line).startswith(marker)
-    return opens_item or len(_LETTER_WORD.findall(rest)) < 3
+    return opens_item or len(_LETTER_WORD.findall(rest)) < 3 or \
+        (at > 0 and _PROPER_RUN.search(line[:at]) is not None)
+
+
+_PROPER_RUN = re.compile(r"[a-z,;:]\s+[A-Z][\w\-]*\s+$")
+"""Text before a marker that ends in a capitalised word following a lower-case word or a
+comma: the marker's name is the last word of a proper name, not a surname."""
