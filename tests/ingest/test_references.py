@@ -222,3 +222,11 @@ def test_a_reference_heading_in_body_type_still_opens_the_list() -> None:
     assert "References" not in [s.title for s in paper.sections]  # not set as a heading
     assert [r.year for r in paper.references] == [2010 + i for i in range(6)]
     assert paper.citations[0].reference_keys == [paper.references[0].key]
+
+
+def test_a_list_item_that_lost_its_mark_is_still_an_entry() -> None:
+    paper = _paper(INTRO + "## References\n\n"
+                   "- Smith, A. and Lee, B. A first title. In Proc. ICML, 2020.\n\n"
+                   "Wu, X. and Kim, C. Second title, a page later. JMLR, 2019.\n\n"
+                   "- Park, D. Third title that wraps onto\n\nConference on Machine Learning, 2018.\n")
+    assert [r.year for r in paper.references] == [2020, 2019, 2018]

@@ -41,8 +41,8 @@ def split_entries(lines: Sequence[FlowLine]) -> list[list[FlowLine]]:
         if len(starts) >= 2 and (len(starts) >= len(lines) // 6 or (first == 1 and len(starts) >= 5)):
             return _trim_last(_cut(lines, starts))
     starts = [i for i, ln in enumerate(lines) if BULLET.match(ln.text)]
-    if len(starts) >= 2 and len(starts) >= len(lines) // 6:
-        return _cut(lines, starts)
+    if len(starts) >= 2 and len(starts) >= len(lines) // 6:  # an item that lost its mark
+        return [part for entry in _cut(lines, starts) for part in _cut(entry, _line_starts(entry))]
     hanging = _hanging_starts(lines)
     if hanging:
         return _cut(lines, hanging)
