@@ -11,7 +11,6 @@ from papermind.ingest.layout import FlowLine
 from papermind.ingest.ref_authors import scan_authors
 from papermind.ingest.references import BRACKET, BULLET, DOTTED, YEAR
 
-
 _HEADINGS = {"references", "bibliography", "literature cited", "works cited", "cited literature",
              "references and notes", "参考文献"}
 """A reference list's headings (sections.py finds them when they are set as headings)."""
