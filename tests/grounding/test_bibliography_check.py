@@ -61,3 +61,10 @@ def test_no_high_missing_entry_on_the_real_markdown_papers(shared_data: Path) ->
             for f in check_paper(parse_file(md), CheckOptions(addresses=addresses_reviewer)).findings
             if f.kind == "citation_without_entry" and f.severity == "high"]
     assert high == []
+
+
+def test_missing_entries_are_low_when_most_citations_match_nothing() -> None:
+    text = " ".join(f"Work {i} (Vellacott et al., {2000 + i}) says so." for i in range(10))
+    found = _findings(text)
+    assert len(found) == 10 and {f.severity for f in found} == {"low"}
+    assert "may not have been read in full" in found[0].message

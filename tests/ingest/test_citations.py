@@ -68,3 +68,12 @@ def test_no_marker_inside_a_word_or_from_the_digits_of_an_identifier() -> None:
     text = ("Data from arXiv (2018) and a grant (Grant No. ZR2023QF154; NSF 2019-11) "
             "were used (see ABC20210105).")
     assert find_markers(text, _resolver()) == []
+
+
+def test_an_entry_whose_parsed_year_is_off_still_resolves_by_a_year_it_prints() -> None:
+    refs = [Reference(key="kingsbury2009", index=1, year=2009,
+                      raw="Brian Kingsbury and Adam Janin. 2011. The IBM 2009 GALE system.")]
+    resolver = Resolver(refs, ["kingsbury"])
+    assert [m.keys for m in find_markers("as in Kingsbury et al. (2011).", resolver)] == [
+        ["kingsbury2009"]]
+    assert [m.keys for m in find_markers("as in Kingsbury et al. (2012).", resolver)] == [[]]

@@ -230,3 +230,22 @@ def test_a_list_item_that_lost_its_mark_is_still_an_entry() -> None:
                    "Wu, X. and Kim, C. Second title, a page later. JMLR, 2019.\n\n"
                    "- Park, D. Third title that wraps onto\n\nConference on Machine Learning, 2018.\n")
     assert [r.year for r in paper.references] == [2020, 2019, 2018]
+
+
+def test_text_without_blank_lines_page_furniture_and_single_authors() -> None:
+    """Extracted text: no blank lines, a running head and a page number inside the list,
+    middle initials without their point, a single author closed by a full stop."""
+    head = "Published as a conference paper at ICLR 2022"
+    body = "".join(f"{head}\nPage {i} text goes on here.\n" for i in range(3))
+    paper = _paper(f"A Study\n\nIntroduction\n\n{body}As Jacobs et al. (1991) and Elkan (2001) "
+                   "and Lake et al. (2015) show.\nREFERENCES\n"
+                   "Robert A Jacobs, Michael I Jordan, and Geoffrey E Hinton. Adaptive mixtures of\n"
+                   "local experts. MIT Press, 1991.\n"
+                   "Charles Elkan. The foundations of cost-sensitive learning. In International joint\n"
+                   "conference on artificial intelligence, pp. 973-978, 2001.\n"
+                   f"12\n{head}\n"
+                   "Brenden M Lake, Ruslan Salakhutdinov, and Joshua B Tenenbaum. Human-level concept\n"
+                   "learning. Science, 350(6266), 2015.\n", "paper.txt")
+    assert [r.year for r in paper.references] == [1991, 2001, 2015]
+    assert not any(head in r.raw for r in paper.references)
+    assert [c.reference_keys for c in paper.citations] == [[r.key] for r in paper.references]

@@ -30,7 +30,7 @@ from papermind.ingest.layout import FlowLine, LaidOutPage, RawFinding
 from papermind.ingest.metadata import front_matter, inline_abstract, venue_year
 from papermind.ingest.normalize import Vocabulary, join_lines
 from papermind.ingest.pipe_tables import pipe_tables
-from papermind.ingest.ref_split import bare_heading, split_entries
+from papermind.ingest.ref_split import bare_heading, split_entries, without_running_heads
 from papermind.ingest.references import parse_entry, surname
 from papermind.ingest.sections import Heading, find_headings
 from papermind.ingest.tables import find_tables
@@ -254,7 +254,7 @@ def build_paper(pages: list[LaidOutPage], findings: Sequence[RawFinding], *, pap
     skip = consumed | {h.index for h in headings if not h.run_in} | set(ref_lines)
     skip |= {i for h in headings for i in h.extra}
     paragraphs, equations, captions = _blocks(split_blocks(flat, owner, skip), vocab)
-    references, names = _build_references([flat[i] for i in ref_lines])
+    references, names = _build_references(without_running_heads(flat, ref_lines))
     resolver = Resolver(references, names)
     ids = find_identifiers(_own_front(pages, set(ref_lines)))
     return Paper(

@@ -55,6 +55,7 @@ class Resolver:
             if ref.year is not None:
                 self._by_name.setdefault((name, str(ref.year)), []).append(ref)
         self._refs = list(references)
+        self._names = list(surnames)
 
     def numeric(self, body: str) -> list[str]:
         keys: list[str] = []
@@ -77,6 +78,9 @@ class Resolver:
         if not candidates:
             candidates = [r for r in self._refs if r.year == int(plain) and name
                           and name in _fold(r.raw[:60])]
+        if not candidates:  # the entry's year misread (one in its title) or two entries run together
+            candidates = [r for r, n in zip(self._refs, self._names, strict=True) if n == name
+                          and re.search(rf"(?<![\d/.:-]){plain}{suffix}(?![\d/-]|\.\d)", r.raw)]
         if not candidates:
             return None
         if suffix and len(candidates) > 1:

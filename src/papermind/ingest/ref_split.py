@@ -5,6 +5,7 @@ text without layout one entry per line where each line opens with an author list
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 
 from papermind.ingest.layout import FlowLine
@@ -28,6 +29,19 @@ def bare_heading(lines: Sequence[FlowLine]) -> int | None:
         if sum(YEAR.search(text) is not None for text in after) >= 4:
             return i
     return None
+
+
+def without_running_heads(flat: Sequence[FlowLine], indices: Sequence[int]) -> list[FlowLine]:
+    """The lines at ``indices`` without page numbers and running heads that text without
+    layout keeps ('Published as a conference paper at ICLR 2022', '13'): a line whose text
+    but for leading and trailing digits comes twice or more outside the list too."""
+    def key(line: FlowLine) -> str:
+        return line.text.strip(" 0123456789")
+    inside = set(indices)
+    counts = Counter(key(ln) for i, ln in enumerate(flat) if i not in inside)
+    return [flat[i] for i in indices if flat[i].box is not None or not (
+        flat[i].text.strip().isdigit() or (re.search(r"[^\W\d_]", key(flat[i])) is not None
+                                           and counts[key(flat[i])] >= 2))]
 
 
 def split_entries(lines: Sequence[FlowLine]) -> list[list[FlowLine]]:
@@ -109,13 +123,15 @@ def _ends_entry(text: str) -> bool:
 
 
 def _opens_entry(text: str) -> bool:
-    """Two names, or one in 'Smith, J.' / 'J. Smith' form, or one with its year on the line
-    ('Neural Computation, 9(8)' after a title is no author)."""
+    """Two names, or one in 'Smith, J.' / 'J. Smith' form, or one closed by a full stop
+    ('Charles Elkan. The foundations ...'), or one with its year on the line ('Neural
+    Computation, 9(8)' after a title is no author)."""
     scan = scan_authors(text)
     if not scan.names or scan.editors:
         return False
     initials = re.search(r"(?:^|[\s,])[A-Z]\.", scan.names[0]) is not None
-    return len(scan.names) >= 2 or initials or YEAR.search(text[:scan.end + 8]) is not None
+    alone = re.match(r"\.\s+[A-Z]", text[len(scan.names[0]):]) is not None
+    return len(scan.names) >= 2 or initials or alone or YEAR.search(text[:scan.end + 8]) is not None
 
 
 _NAME_START = re.compile(r"^(?:(?:[A-Z]\.\s*)+[A-Z][\w'\-]+|[A-Z][\w'\-]+(?:\s+[A-Z][\w'.\-]*){0,3}"

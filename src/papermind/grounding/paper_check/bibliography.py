@@ -21,6 +21,11 @@ MIN_TITLE = 20
 """Shorter folded titles are too generic to call two entries the same work."""
 ENTRY_LINES = 6
 """Lines the last bibliography entry may run on for."""
+MIN_READ = 0.8
+"""A marker with no entry is HIGH only when this share of the paper's markers resolved;
+below it the bibliography was likely misread (columns interleaved, entries run together)."""
+MIN_MARKERS = 10
+"""Markers a paper needs before the share above says anything."""
 MIN_RESOLVED = 0.6
 """'Never cited' is only said when this share of the paper's markers resolved to entries:
 below it the markers are what failed to parse, not the author's bibliography."""
@@ -46,11 +51,24 @@ def citation_findings(paper: Paper) -> list[CheckFinding]:
                 and (citation.page, citation.line) not in in_tables \
                 and not _undated_match(citation.marker, undated):
             out.append(_without_entry(citation.marker, line, entries))
-    if paper.citations and resolved / len(paper.citations) >= MIN_RESOLVED:
+    share = resolved / len(paper.citations) if paper.citations else 1.0
+    if share < MIN_READ and len(paper.citations) >= MIN_MARKERS:
+        out = [_unsure(f) for f in out]
+    if share >= MIN_RESOLVED:
         out += _never_cited(paper, cited, fold_names(body_text(paper)))
     out += duplicate_entries(paper)
     out += incomplete_entries(paper)
     return out
+
+
+def _unsure(found: CheckFinding) -> CheckFinding:
+    """A missing entry said LOW: most markers did not resolve, so the list was misread."""
+    if found.severity != "high":
+        return found
+    return found.model_copy(update={
+        "severity": "low",
+        "message": f"{found.message} (most citations match no entry: the bibliography may "
+                   "not have been read in full)"})
 
 
 def _without_entry(marker: str, line: Spot, entries: list[Entry]) -> CheckFinding:
