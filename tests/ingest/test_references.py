@@ -249,3 +249,10 @@ def test_text_without_blank_lines_page_furniture_and_single_authors() -> None:
     assert [r.year for r in paper.references] == [1991, 2001, 2015]
     assert not any(head in r.raw for r in paper.references)
     assert [c.reference_keys for c in paper.citations] == [[r.key] for r in paper.references]
+
+
+def test_a_markdown_heading_in_extracted_text_ends_the_list() -> None:
+    paper = _paper("A Study\n\nIntroduction\n\nAs Smith (2020) shows.\n\nREFERENCES\n\n"
+                   "Ann Smith and Bo Lee. A first title. In Proc. ICML, 2020.\n\n"
+                   "## SUPPLEMENTARY MATERIAL\n\nMore results of the appendix, 2021.\n", "paper.txt")
+    assert [r.year for r in paper.references] == [2020]

@@ -31,6 +31,9 @@ def bare_heading(lines: Sequence[FlowLine]) -> int | None:
     return None
 
 
+_MD_HEADING = re.compile(r"^\s*#{1,6}\s+\S")
+
+
 def without_running_heads(flat: Sequence[FlowLine], indices: Sequence[int]) -> list[FlowLine]:
     """The lines at ``indices`` without page numbers and running heads that text without
     layout keeps ('Published as a conference paper at ICLR 2022', '13'): a line whose text
@@ -47,6 +50,8 @@ def without_running_heads(flat: Sequence[FlowLine], indices: Sequence[int]) -> l
 def split_entries(lines: Sequence[FlowLine]) -> list[list[FlowLine]]:
     """Group the lines of a reference section into entries."""
     lines = [ln for ln in lines if any(ch.isalnum() for ch in ln.text)]  # no '-----' rules
+    end = next((i for i, ln in enumerate(lines) if ln.box is None and _MD_HEADING.match(ln.text)), None)
+    lines = lines[:end]  # '## Supplementary material' in extracted text: the list ended
     if not lines:
         return []
     for pattern in (BRACKET, DOTTED):
