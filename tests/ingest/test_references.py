@@ -256,3 +256,16 @@ def test_a_markdown_heading_in_extracted_text_ends_the_list() -> None:
                    "Ann Smith and Bo Lee. A first title. In Proc. ICML, 2020.\n\n"
                    "## SUPPLEMENTARY MATERIAL\n\nMore results of the appendix, 2021.\n", "paper.txt")
     assert [r.year for r in paper.references] == [2020]
+
+
+def test_an_appendix_with_its_own_reference_list_and_a_damaged_year() -> None:
+    paper = _paper(INTRO + "As Smith (2020), Baird (1995) and Kingma and Ba (2015) show.\n\n"
+                   "## References\n\n"
+                   "Ann Smith and Bo Lee. A first title. In Proc. ICML, 201._\n\n"
+                   "Leemon Baird. Residual algorithms. In\n_Machine Learning Proceedings 1995._\n\n"
+                   "## A Appendix\n\nMore text.\n\n## References\n\n"
+                   "Diederik Kingma and Jimmy Ba. Adam: A method for stochastic optimization. "
+                   "In ICLR, 2015.\n")
+    assert [r.raw.split(".")[0] for r in paper.references] == [
+        "Ann Smith and Bo Lee", "Leemon Baird", "Diederik Kingma and Jimmy Ba"]
+    assert [bool(c.reference_keys) for c in paper.citations] == [False, True, True]

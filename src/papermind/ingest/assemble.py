@@ -101,6 +101,8 @@ def _section_of(n_lines: int, headings: Sequence[Heading], sections: Sequence[Se
 
 
 def _reference_lines(flat: Sequence[FlowLine], headings: Sequence[Heading]) -> list[int]:
+    """Lines of every reference list (an appendix may have a list of its own)."""
+    lines: list[int] = []
     for k, head in enumerate(headings):
         if head.kind == "references":
             end = len(flat)
@@ -108,7 +110,9 @@ def _reference_lines(flat: Sequence[FlowLine], headings: Sequence[Heading]) -> l
                 if later.level <= head.level or later.kind == "appendix":
                     end = later.index
                     break
-            return list(range(head.index + 1, _bigger_text_starts(flat, head.index + 1, end)))
+            lines += range(head.index + 1, _bigger_text_starts(flat, head.index + 1, end))
+    if lines:
+        return lines
     start = bare_heading(flat)
     if start is None:
         return []

@@ -155,10 +155,11 @@ def _continues(before: Sequence[FlowLine], text: str) -> bool:
     start = text.lstrip()
     if start[:1].islower() and not _PARTICLE_START.match(start):
         return True
-    so_far = " ".join(ln.text for ln in before).rstrip()
+    so_far = " ".join(ln.text for ln in before).rstrip(" _*")  # '_..., 201._' (italics)
     if YEAR.search(so_far):
         return False
-    return not so_far.endswith((".", ")", "]")) or not _NAME_START.match(start)
+    return not so_far.endswith((".", ")", "]")) or not (_NAME_START.match(start)
+                                                         or _opens_entry(start))
 
 
 def _cut(lines: Sequence[FlowLine], starts: list[int]) -> list[list[FlowLine]]:
