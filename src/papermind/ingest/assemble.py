@@ -30,7 +30,12 @@ from papermind.ingest.layout import FlowLine, LaidOutPage, RawFinding
 from papermind.ingest.metadata import front_matter, inline_abstract, venue_year
 from papermind.ingest.normalize import Vocabulary, join_lines
 from papermind.ingest.pipe_tables import pipe_tables
-from papermind.ingest.ref_split import bare_heading, split_entries, without_running_heads
+from papermind.ingest.ref_split import (
+    bare_heading,
+    list_end,
+    split_entries,
+    without_running_heads,
+)
 from papermind.ingest.references import parse_entry, surname
 from papermind.ingest.sections import Heading, find_headings
 from papermind.ingest.tables import find_tables
@@ -110,7 +115,10 @@ def _reference_lines(flat: Sequence[FlowLine], headings: Sequence[Heading]) -> l
                 if later.level <= head.level or later.kind == "appendix":
                     end = later.index
                     break
-            lines += range(head.index + 1, _bigger_text_starts(flat, head.index + 1, end))
+            end = _bigger_text_starts(flat, head.index + 1, end)
+            if lines:  # a later list: it ends where years stop (an appendix after it)
+                end = list_end(flat, head.index + 1, end)
+            lines += range(head.index + 1, end)
     if lines:
         return lines
     start = bare_heading(flat)

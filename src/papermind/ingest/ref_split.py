@@ -34,6 +34,20 @@ def bare_heading(lines: Sequence[FlowLine]) -> int | None:
 _MD_HEADING = re.compile(r"^\s*#{1,6}\s+\S")
 
 
+def list_end(lines: Sequence[FlowLine], start: int, end: int, gap: int = 12) -> int:
+    """Where a reference list stops before ``end``: after the last line with a year that is
+    followed by ``gap`` lines of text without one (a table or an appendix after the list)."""
+    last, quiet = start, 0
+    for i in range(start, end):
+        if YEAR.search(lines[i].text):
+            last, quiet = i + 1, 0
+        elif lines[i].text.strip():
+            quiet += 1
+            if quiet >= gap:
+                return last
+    return end
+
+
 def without_running_heads(flat: Sequence[FlowLine], indices: Sequence[int]) -> list[FlowLine]:
     """The lines at ``indices`` without page numbers and running heads that text without
     layout keeps ('Published as a conference paper at ICLR 2022', '13'): a line whose text
