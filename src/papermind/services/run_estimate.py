@@ -42,7 +42,7 @@ def local_estimate(db: SqlDatabase, gateway: Gateway, kind: str) -> RunEstimate 
     """The estimate for a ``kind`` job whose main role runs on a local model; None when the
     model is not local or nothing has been measured yet."""
     role = MAIN_ROLE.get(kind)
-    if role is None or gateway.resolve(role).endpoint.provider != "local":
+    if role is None or not gateway.resolve(role).kind.bundled:
         return None
     return estimate(db, kind, gateway.model_for(role))
 
