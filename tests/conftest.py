@@ -68,3 +68,22 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip(f"shared data not found at {SHARED_DATA}")
     return SHARED_DATA
+
+
+_LOGGERS = ("papermind", "uvicorn", "uvicorn.error", "uvicorn.access")
+
+
+@pytest.fixture(autouse=True)
+def _logging_as_it_was() -> Iterator[None]:
+    """A command run in-process (serve, worker) configures papermind's loggers for its
+    terminal; give every test the loggers as they were, so one test's handler never prints
+    into another's output."""
+    import logging
+
+    saved = [(lg, lg.handlers[:], lg.level, lg.propagate)
+             for lg in map(logging.getLogger, _LOGGERS)]
+    yield
+    for logger, handlers, level, propagate in saved:
+        logger.handlers[:] = handlers
+        logger.setLevel(level)
+        logger.propagate = propagate
