@@ -131,7 +131,8 @@ def main() -> None:
     command = "bench/real_papers.py" + (f" --out {args.out}" if args.out != "real_papers" else "") \
         + (f" --only {args.only}" if args.only else "")
     result = {"command": command, "cpu_s": round(time.process_time() - cpu, 1),
-              "inputs": inputs, "precision": precision_table(findings), "findings": findings}
+              "inputs": inputs, "precision": precision_table(findings),
+              "precision_by_form": precision_table(findings, by_form=True), "findings": findings}
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / f"{args.out}.json").write_text(
         json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -29,22 +29,25 @@ def metadata_figures(inputs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def _precision_rows(now: dict[str, Any], before: dict[str, Any] | None) -> list[str]:
+def _precision_rows(now: dict[str, Any], old: dict[str, Any] | None) -> list[str]:
+    """The precision table; with an earlier run's table, its precision and count beside."""
     lines = ["| kind / severity | true | false | useless | unlabelled | precision |"
-             + (" before |" if before else ""),
-             "|---|---|---|---|---|---|" + ("---|" if before else "")]
-    old = before["precision"] if before else {}
-    for key in sorted(set(now) | set(old), key=lambda k: (k.startswith("all/"), k)):
-        row = now.get(key, {"true": 0, "false": 0, "useless": 0, "unlabelled": 0,
-                            "precision": None})
+             + (" before (findings) |" if old is not None else ""),
+             "|---|---|---|---|---|---|" + ("---|" if old is not None else "")]
+    empty = {"true": 0, "false": 0, "useless": 0, "unlabelled": 0, "precision": None}
+    for key in sorted(set(now) | set(old or {}), key=lambda k: (k.startswith("all/"), k)):
+        row = now.get(key, empty)
         cells = [row["true"], row["false"], row["useless"], row["unlabelled"],
                  _pct(row["precision"])]
-        if before:
+        if old is not None:
             was = old.get(key)
-            cells.append(f"{_pct(was['precision'])} ({sum(was[k] for k in ('true', 'false', 'useless', 'unlabelled'))})"
+            cells.append(f"{_pct(was['precision'])} ({sum(was[k] for k in _COUNTED)})"
                          if was else "—")
         lines.append(f"| {key} | " + " | ".join(str(c) for c in cells) + " |")
     return lines
+
+
+_COUNTED = ("true", "false", "useless", "unlabelled")
 
 
 def _pct(value: float | None) -> str:
@@ -108,7 +111,12 @@ def render(result: dict[str, Any], before: dict[str, Any] | None = None) -> str:
     out += ["## Titles, authors, reference counts", "", *_metadata_rows(result, before), "",
             "## Precision of HIGH and MEDIUM findings", "",
             "precision = true / (true + false + useless); unlabelled findings are left out.",
-            "", *_precision_rows(result["precision"], before), "",
+            "", *_precision_rows(result["precision"], before["precision"] if before else None),
+            "",
+            "By input form (pdf, md: Markdown, latex: LaTeX project), which the severity "
+            "calibration of the check table reads:", "",
+            *_precision_rows(result["precision_by_form"],
+                             before.get("precision_by_form") if before else None), "",
             "## Findings labelled false or useless", ""]
     out += _grouped(wrong) or ["none"]
     out += ["", "## Unlabelled findings", ""]

@@ -120,13 +120,20 @@ def match_labels(findings: Iterable[Mapping[str, Any]],
     return out
 
 
-def precision_table(findings: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
-    """'kind/severity' (and 'all/severity') -> counts of each label, unlabelled, and
-    precision = true / (true + false + useless) over the labelled findings."""
+def form_of(name: str) -> str:
+    """'latex' (a project folder), 'md' or 'pdf': the input form, from its path."""
+    return "latex" if name.endswith("/latex") else name.rsplit(".", 1)[-1]
+
+
+def precision_table(findings: Iterable[Mapping[str, Any]],
+                    by_form: bool = False) -> dict[str, dict[str, Any]]:
+    """'kind/severity' (with '/form' when ``by_form``; and 'all/severity') -> counts of each
+    label, unlabelled, and precision = true / (true + false + useless) over the labelled."""
     table: dict[str, Counter[str]] = {}
     for f in findings:
-        for key in (f"{f['kind']}/{f['severity']}", f"all/{f['severity']}"):
-            table.setdefault(key, Counter())[f.get("label") or "unlabelled"] += 1
+        key = f"{f['kind']}/{f['severity']}" + (f"/{form_of(f['input'])}" if by_form else "")
+        for name in (key, f"all/{f['severity']}"):
+            table.setdefault(name, Counter())[f.get("label") or "unlabelled"] += 1
     out: dict[str, dict[str, Any]] = {}
     for key in sorted(table, key=lambda k: (k.startswith("all/"), k)):
         counts = table[key]
