@@ -113,6 +113,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="real_papers", help="results name under bench/results")
     parser.add_argument("--only", default="", help="only inputs whose path contains this")
+    parser.add_argument("--code", default="this branch",
+                        help="which product code ran, for the record (e.g. 'main at 9878d78')")
     args = parser.parse_args()
     data = shared_data()
     if not (data / "pdfs").is_dir():
@@ -130,7 +132,7 @@ def main() -> None:
         finding["why"] = label.get("why", "") if label else ""
     command = "bench/real_papers.py" + (f" --out {args.out}" if args.out != "real_papers" else "") \
         + (f" --only {args.only}" if args.only else "")
-    result = {"command": command, "cpu_s": round(time.process_time() - cpu, 1),
+    result = {"command": command, "code": args.code, "cpu_s": round(time.process_time() - cpu, 1),
               "inputs": inputs, "precision": precision_table(findings),
               "precision_by_form": precision_table(findings, by_form=True), "findings": findings}
     RESULTS.mkdir(exist_ok=True)

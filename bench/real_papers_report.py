@@ -102,12 +102,14 @@ def render(result: dict[str, Any], before: dict[str, Any] | None = None) -> str:
     wrong = [f for f in findings if f["label"] in ("false", "useless")]
     todo = [f for f in findings if f["label"] is None]
     out = ["# Real-paper bench (labelled by reading the papers)", "",
-           f"Command: `.venv/bin/python {result['command']}` — {len(result['inputs'])} inputs, "
+           f"Command: `.venv/bin/python {result['command']}` on {result.get('code', '?')} — "
+           f"{len(result['inputs'])} inputs, "
            f"{len(findings)} HIGH/MEDIUM findings, {len(todo)} unlabelled, "
            f"CPU {result['cpu_s']} s in all.",
            "Gold: bench/real_papers_gold.jsonl; labels: bench/real_papers_labels.jsonl.", ""]
     if before:
-        out += [f"Before: `{before['command']}` (bench/results/real_papers_before.json).", ""]
+        out += [f"Before: `{before['command']}` on {before.get('code', '?')} "
+                "(bench/results/real_papers_before.json).", ""]
     out += ["## Titles, authors, reference counts", "", *_metadata_rows(result, before), "",
             "## Precision of HIGH and MEDIUM findings", "",
             "precision = true / (true + false + useless); unlabelled findings are left out.",
