@@ -115,7 +115,7 @@ def render(result: dict[str, Any], before: dict[str, Any] | None = None) -> str:
             "precision = true / (true + false + useless); unlabelled findings are left out.",
             "", *_precision_rows(result["precision"], before["precision"] if before else None),
             "",
-            "By input form (pdf, md: Markdown, latex: LaTeX project), which the severity "
+            "By input form (pdf, md: Markdown, txt: text extracted from PDF, latex: LaTeX project), which the severity "
             "calibration of the check table reads:", "",
             *_precision_rows(result["precision_by_form"],
                              before.get("precision_by_form") if before else None), "",
