@@ -12,11 +12,12 @@ FORMS = {"pdf": "PDF", "md": "Markdown", "latex": "LaTeX project"}
 
 def metadata_figures(inputs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """form (and 'all') -> right / scored for titles, exact author sets, reference counts,
-    and the number of parsed 'authors' that are markers or headings."""
+    and the number of parsed 'authors' that are markers or headings (inputs with no gold
+    metadata left out)."""
     out: dict[str, dict[str, Any]] = {}
     groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for row in inputs:
-        if "parsed_title" in row:
+        if any(key in row for key in ("title_right", "authors_exact", "references_right")):
             groups[row["form"]].append(row)
             groups["all"].append(row)
     for form, rows in groups.items():
