@@ -33,6 +33,7 @@ from real_papers_score import (
 
 from papermind.domain.check import CheckReport
 from papermind.domain.paper import Paper
+from papermind.errors import PapermindError
 from papermind.evaluation.runs.jobs import shared_data
 from papermind.grounding.paper_check import check_paper, check_project
 from papermind.ingest import parse_file
@@ -100,9 +101,12 @@ def _findings(name: str, reports: list[tuple[str, CheckReport]]) -> list[dict[st
 def run_one(item: dict[str, Any], data: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     path = data / item["input"]
     cpu = time.process_time()
-    paper, reports = _checked(item, path)
     row: dict[str, Any] = {"input": item["input"], "layout": item["layout"],
                            "form": "latex" if path.is_dir() else path.suffix.lstrip(".")}
+    try:
+        paper, reports = _checked(item, path)
+    except PapermindError as err:  # a file the product refuses is a result, not a crash
+        return row | {"error": str(err), "cpu_s": round(time.process_time() - cpu, 2)}, []
     if paper is not None:
         row |= _metadata(item, paper)
     row["cpu_s"] = round(time.process_time() - cpu, 2)

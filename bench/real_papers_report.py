@@ -82,6 +82,8 @@ def _input_rows(inputs: list[dict[str, Any]]) -> list[str]:
                    f"{r['authors_gold']}, {r['authors_bad']}") if "authors_exact" in r else ""
         refs = (f"{'ok' if r['references_right'] else '**no**'} ({r['parsed_references']})"
                 if "references_right" in r else "")
+        if "error" in r:
+            title = f"**refused**: {r['error'][:80]}"
         lines.append(f"| {r['input']} | {title} | {authors} | {refs} | {r['cpu_s']} |")
     return lines
 
