@@ -115,3 +115,18 @@ def test_metadata_figures_count_per_form_and_skip_projects() -> None:
                               "references_right": "1/1", "authors_bad": 2}
     assert figures["all"]["title_right"] == "1/2" and figures["all"]["authors_exact"] == "0/1"
     assert "latex" not in figures
+
+
+def test_the_page_lists_wrong_findings_by_reason_and_the_unlabelled_ones() -> None:
+    wrong = [_finding(where=f"p. 1, l. {n}", label="false", why="in the list")
+             for n in (3, 9, 12, 40)]
+    todo = _finding(kind="duplicate_entry", severity="medium", label=None)
+    findings = [*wrong, todo]
+    result = {"command": "bench/real_papers.py", "code": "this branch", "cpu_s": 1.0,
+              "inputs": [], "findings": findings, "precision": s.precision_table(findings),
+              "precision_by_form": s.precision_table(findings, by_form=True)}
+    page = report.render(result, before=result)
+    assert ("- false: citation_without_entry (high) a.pdf, 4× (p. 1, l. 3; p. 1, l. 9; "
+            "p. 1, l. 12; ...): in the list") in page
+    assert "- duplicate_entry (medium) a.pdf p. 2, l. 5: m" in page
+    assert "| citation_without_entry/high/pdf | 0 | 4 | 0 | 0 | 0% | 0% (4) |" in page
