@@ -172,3 +172,41 @@ def score_reference_strings(path: Path) -> tuple[float, float, int]:
         authors_ok += _name_tokens(" ".join(parsed.authors)) == _name_tokens(gold_authors)
         titles_ok += bool(gold_title) and _alnum(parsed.title or "") == _alnum(gold_title)
     return (authors_ok / n if n else 0.0), (titles_ok / n if n else 0.0), n
+
+
+def fold_title(text: str) -> str:
+    """Case and punctuation folded: the form held-out titles are compared in."""
+    words = " ".join(re.findall(r"\w+", unicodedata.normalize("NFKC", text).casefold()))
+    return re.sub(r"(?<=[\u3400-\u9fff]) | (?=[\u3400-\u9fff])", "", words)  # CJK: no spaces
+
+
+_MARK = re.compile(r"[\d♠♢♡♣♤♥♦♧∗*†‡§¶˚◦☯♯♮⋆★☆✉⁰¹²³⁴⁵⁶⁷⁸⁹\u0370-\u03ff]")
+
+
+def marked_authors(authors: Iterable[str]) -> list[str]:
+    """Author names that still carry an affiliation marker (a digit, symbol or Greek letter)."""
+    return [a for a in authors if _MARK.search(a)]
+
+
+_SECTION_WORDS = {"abstract", "introduction", "related work", "background", "references",
+                  "conclusion", "conclusions", "method", "methods", "results", "experiments",
+                  "acknowledgements", "acknowledgments", "appendix", "discussion", "keywords"}
+
+
+def heading_authors(authors: Iterable[str]) -> list[str]:
+    """Authors that are headings: Markdown '#' marks, a section name, a numbered heading."""
+    return [a for a in authors if a.lstrip().startswith("#") or a.lower().strip(" :.") in
+            _SECTION_WORDS or re.match(r"^\d+(\.\d+)*\.?\s+[A-Z]", a)]
+
+
+def gold_authors(science_parse: Path) -> dict[Path, list[str]]:
+    """PDF path -> gold author names ('First Last') from ``groundTruth.json``."""
+    gold: dict[Path, list[str]] = {}
+    truth = science_parse / "groundTruth.json"
+    for line in truth.read_text(encoding="utf-8-sig").splitlines() if truth.exists() else []:
+        item = json.loads(line) if line.strip() else {}
+        pdf = science_parse / f"{item.get('id')}.pdf"
+        if pdf.exists() and item.get("authors"):
+            gold[pdf] = [" ".join(reversed([p.strip() for p in name.split(",", 1)]))
+                         for name in item["authors"]]
+    return gold

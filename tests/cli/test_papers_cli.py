@@ -90,6 +90,19 @@ def test_list_show_remove_by_prefix(cli: CliRunner, home: Path, tmp_path: Path) 
         f"error: no paper with id '{paper_id[:8]}' (see `papermind list`)"]
 
 
+def test_list_and_show_say_when_a_title_is_a_guess(cli: CliRunner, home: Path,
+                                                   tmp_path: Path) -> None:
+    headed = added_id(cli, write(tmp_path / "h.md", "## A Headed Paper\n\n## Abstract\ntext\n"))
+    plain = added_id(cli, write(tmp_path / "plain.txt", "Plain first line\nbody text\n"))
+    rows = {line.split()[0]: line for line in cli("list").out.splitlines() if line.split()}
+    assert "(title guessed)" in rows[plain[:12]] and "(title guessed)" not in rows[headed[:12]]
+    assert "a guess: the first line of text" in cli("show", plain[:8]).out
+    assert "guess" not in cli("show", headed[:8]).out
+    listed = {row["id"]: row for row in cli("list", "--json").json()}
+    assert listed[plain]["title_guessed"] is True and listed[headed]["title_guessed"] is False
+    assert cli("show", plain[:8], "--json").json()["title_source"] == "first_line"
+
+
 def test_home_flag_wins_over_environment(cli: CliRunner, home: Path, tmp_path: Path) -> None:
     other = tmp_path / "other-home"
     paper = write(tmp_path / "x.txt", "Homed paper")

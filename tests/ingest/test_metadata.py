@@ -70,3 +70,13 @@ def test_author_names_parted_only_by_a_wide_gap_are_two_names() -> None:
                                         ("Raymond J. Mooney", (310, 113, 393, 126))])
     lines = [_line("A Statistical Semantic Parser", 64, 14.3), authors, _line("Abstract", 240, 12)]
     assert front_matter(lines, stop=2).authors == ["Ruifang Ge", "Raymond J. Mooney"]
+
+
+def test_a_marked_name_on_its_affiliation_line_is_kept_and_the_affiliation_is_not() -> None:
+    lines = [_line("Unlearned but Not Forgotten", 70, 14.3),
+             _line("Xiaoyu Wu∗ Rice University Houston, TX 77005", 100, 10),
+             _line("Yifei Pang", 120, 10), _line("Carnegie Mellon University Pittsburgh, PA 15213", 134, 10),
+             _line("Abstract", 200, 12)]
+    meta = front_matter(lines, stop=4)
+    assert meta.authors == ["Xiaoyu Wu", "Yifei Pang"] and meta.marks == [["∗"], []]
+    assert meta.author_lines == [1, 2, 3]

@@ -94,3 +94,12 @@ def test_fragment_titles_and_outline_numbering() -> None:
     assert not fragment_title("Results for Scale Factor 30")
     assert continues((3, 1), (3, 2)) and continues((3, 6), (4,)) and continues((2, 3), (4, 1))
     assert not continues((3, 1), (3,)) and not continues((4,), (7,)) and not continues((), (0, 87))
+
+
+def test_a_repeated_abstract_heading_is_one_section_but_two_languages_are_two() -> None:
+    lines = [_line("ABSTRACT", 100, bold=True), _line("We study things at length here.", 115),
+             _line("ABSTRACT", 130, bold=True), _line("1 Introduction", 145, bold=True)]
+    assert [h.title for h in find_headings(lines, 10.0)] == ["ABSTRACT", "Introduction"]
+    twins = [_line("摘要", 100, size=14, bold=True), _line("中文摘要的正文在这里。", 115),
+             _line("Abstract", 130, bold=True), _line("English text of the abstract.", 145)]
+    assert [h.kind for h in find_headings(twins, 10.0)] == ["abstract", "abstract"]

@@ -209,3 +209,26 @@ def test_a_locked_library_is_a_clear_conflict(tmp_path: Path) -> None:
         other.close()
     assert stored_files(repo) == []
     assert repo.add(paper, data) == "added"
+
+
+@pytest.mark.parametrize(("source", "guessed"), [("first_page", False), ("heading", False),
+                                                 ("first_line", True), ("file_name", True)])
+def test_records_say_whether_the_title_is_a_guess(repo: PaperRepository, source: str,
+                                                  guessed: bool) -> None:
+    paper, data = make(f"A title from {source}\nbody")
+    repo.add(paper.model_copy(update={"title_source": source}), data)
+    assert repo.record(paper.id).title_guessed is guessed
+    assert [r.title_guessed for r in repo.list()] == [guessed]
+
+
+def test_a_title_and_authors_from_a_record_replace_the_parse_and_its_markers(
+        repo: PaperRepository) -> None:
+    paper, data = make("Parsed title\nbody")
+    repo.add(paper.model_copy(update={"title_source": "first_line",
+                                      "author_marks": [["1"], ["2", "†"]]}), data)
+    updated = repo.update_metadata(paper.id, title="The Record's Title",
+                                   authors=["Ada King", "Alan Turing"])
+    assert updated.title_source == "metadata" and updated.author_marks == []
+    assert repo.record(paper.id).title_guessed is False
+    same = repo.update_metadata(paper.id, title="The Record's Title", year=2021)
+    assert same.title_source == "metadata"

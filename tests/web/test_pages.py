@@ -168,3 +168,15 @@ def test_ask_a_paper_then_follow_up_in_its_thread(site: tuple[httpx.Client, str,
     wrong = client.post("/ui/ask", data={"question": "q", "follows": reading},
                         follow_redirects=False)
     assert "error=a%20follow-up%20must%20follow%20a%20question" in wrong.headers["location"]
+
+
+def test_a_paper_page_says_when_its_title_is_a_guess(site: tuple[httpx.Client, str, str]) -> None:
+    client, pdf_id, md_id = site
+    guessed = client.post("/api/papers", files={"file": ("n.txt", b"Loose notes\nbody text\n")})
+    note = "The title is a guess"
+    assert note in client.get(f"/papers/{guessed.json()['id']}").text
+    assert note not in client.get(f"/papers/{md_id}").text
+    assert note not in client.get(f"/papers/{pdf_id}").text
+    listed = {row["id"]: row for row in client.get("/api/papers").json()}
+    assert listed[guessed.json()["id"]]["title_guessed"] is True
+    assert listed[md_id]["title_guessed"] is False

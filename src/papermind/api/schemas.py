@@ -31,6 +31,8 @@ class PaperRecordOut(BaseModel):
     pages: int = 0
     size_bytes: int = 0
     added_at: str = Field(description="when it was added (ISO-8601 UTC)")
+    title_guessed: bool = Field(default=False, description="the title is a guess (the first "
+                                "line of text or the file name): say so where it is shown")
 
 
 class Uploaded(BaseModel):

@@ -19,6 +19,13 @@ if TYPE_CHECKING:  # the domain (pydantic) loads when a command runs, not for --
 
 STATUS_STYLE = {"added": "green", "exists": "cyan", "failed": "bold red"}
 ID_CHARS = 12
+GUESSED_MARK = " (title guessed)"
+"""After a library row's title that is a guess (the first line of text, or the file name)."""
+GUESS_NOTES = {
+    "file_name": "the file name: no convincing title on the first page",
+    "first_line": "a guess: the first line of text, nothing on the page sets it apart as a title",
+}
+"""What ``show`` says after a guessed title, by ``Paper.title_source``."""
 
 
 def paper_json(paper: Paper) -> dict[str, Any]:
@@ -86,7 +93,8 @@ def print_list(console: Console, records: list[PaperRecord],
     terminal cell widths (CJK counts double), titles wrap (Rich's ``Text.wrap``) in what is
     left of the console's width."""
     names = ["ID", "Title", "Year", "Pages", "Type", "Added", *(["Dense"] if dense else [])]
-    rows = [[record.id[:ID_CHARS], record.title or record.source_name, str(record.year or ""),
+    rows = [[record.id[:ID_CHARS], (record.title or record.source_name)
+             + (GUESSED_MARK if record.title_guessed else ""), str(record.year or ""),
              str(record.pages), record.source_type,
              record.added_at.astimezone().strftime("%Y-%m-%d %H:%M"),
              *([dense[record.id].label() if record.id in dense else "-"] if dense else [])]
@@ -114,8 +122,8 @@ def print_list(console: Console, records: list[PaperRecord],
 def print_paper(console: Console, paper: Paper, record: PaperRecord | None = None,
                 dense: DenseCoverage | None = None) -> None:
     """A readable summary: metadata, counts, search state, section outline, findings."""
-    fallback = " [dim](the file name: no convincing title on the first page)[/]" \
-        if paper.title_source == "file_name" else ""
+    note = GUESS_NOTES.get(paper.title_source)
+    fallback = f" [dim]({note})[/]" if note else ""
     console.print(f"[bold]{escape(paper.title or '(no title found)')}[/]{fallback}")
     if paper.authors:
         console.print(escape(", ".join(paper.authors)))

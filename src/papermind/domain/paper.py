@@ -16,7 +16,17 @@ SectionKind = Literal[
     "discussion", "conclusion", "references", "appendix", "acknowledgements", "other",
 ]
 SourceType = Literal["pdf", "txt", "md"]
-TitleSource = Literal["first_page", "file_name"]
+TitleSource = Literal["first_page", "heading", "first_line", "file_name", "metadata"]
+TITLE_SOURCES: dict[str, str] = {
+    "first_page": "the first page's title lines, set apart by their font size",
+    "heading": "the Markdown document's first heading that is not a section name",
+    "first_line": "the first line of text, with no layout to confirm it (plain text, or a "
+                  "title set no bigger than the body text): a guess",
+    "file_name": "the first page had no convincing title, so the file name stands in: a guess",
+    "metadata": "a reference manager's or scholarly source's record (an import, an add by id)",
+}
+"""Where a paper's title came from; the last two are guesses that interfaces say are."""
+GUESSED_TITLE_SOURCES = frozenset({"first_line", "file_name"})
 Severity = Literal["low", "medium", "high"]
 
 
@@ -203,9 +213,14 @@ class Paper(Frozen):
     source_type: SourceType = "pdf"
     title: str = ""
     title_source: TitleSource = Field(
-        default="first_page", description="first_page: the title lines of the first page; "
-        "file_name: the first page had no convincing title, so the file name stands in")
-    authors: list[str] = Field(default_factory=list)
+        default="first_page", description="where the title came from: " + "; ".join(
+            f"{key}: {text}" for key, text in TITLE_SOURCES.items()))
+    authors: list[str] = Field(default_factory=list, description="author names as printed, "
+                               "affiliation markers removed")
+    author_marks: list[list[str]] = Field(
+        default_factory=list, description="per author (same order as ``authors``), the "
+        "affiliation markers printed after the name ('1', '†', '♠'); the footnotes or "
+        "affiliation lines they point to stay in the first page's text. Empty when unknown")
     abstract: str = ""
     year: int | None = None
     doi: str | None = Field(default=None, description="the paper's own DOI, lower case")
@@ -226,6 +241,11 @@ class Paper(Frozen):
     def page(self, number: int) -> Page:
         """Page ``number`` (1-based)."""
         return self.pages[number - 1]
+
+    @property
+    def title_guessed(self) -> bool:
+        """Whether the title is a guess (the first line of text, or the file name)."""
+        return self.title_source in GUESSED_TITLE_SOURCES
 
     @property
     def ocr_pages(self) -> list[int]:

@@ -20,14 +20,17 @@ from papermind.domain.paper import (
     Reference,
     Section,
     SourceType,
+    TitleSource,
 )
 from papermind.ingest.blocks import BlockDraft, split_blocks
 from papermind.ingest.citations import Resolver, find_markers
 from papermind.ingest.equation_refs import equation_refs
+from papermind.ingest.glyph_sizes import OCR_SIZE_SLACK, ocr_front_lines
 from papermind.ingest.hidden_grade import severity
 from papermind.ingest.identifiers import find_identifiers
 from papermind.ingest.layout import FlowLine, LaidOutPage, RawFinding
-from papermind.ingest.metadata import front_matter, inline_abstract, venue_year
+from papermind.ingest.markdown_front import markdown_front
+from papermind.ingest.metadata import FrontMatter, front_matter, inline_abstract, venue_year
 from papermind.ingest.normalize import Vocabulary, join_lines
 from papermind.ingest.pipe_tables import pipe_tables
 from papermind.ingest.references import parse_entry, split_entries, surname
@@ -227,6 +230,28 @@ def _findings(raw: Sequence[RawFinding], pages: Sequence[LaidOutPage]) -> list[F
     return out
 
 
+_SURE_OCR = 0.8
+"""An OCR'd title line read with less confidence than this is a guess."""
+
+
+def _front(flat: Sequence[FlowLine], stop: int, vocab: Vocabulary, body: float,
+           source_type: SourceType) -> tuple[FrontMatter, TitleSource]:
+    """Title and authors, and where the title came from (a heading, lines set apart by their
+    size, or only the first line of text: a guess)."""
+    if source_type == "md":
+        meta, heading = markdown_front(flat)
+        return meta, "heading" if heading else "first_line"
+    slack = 0.0
+    if flat and flat[0].confidence is not None:  # a scan: sizes estimated from glyph widths
+        (flat, body), slack = ocr_front_lines(flat, stop if stop > 0 else 30), OCR_SIZE_SLACK
+    meta = front_matter(flat, stop, vocab, body, slack)
+    first = flat[meta.title_lines[0]] if meta.title_lines else None
+    set_apart = first is not None and first.box is not None and (
+        first.bold or max(first.size, first.peak) > body + 0.5) and (
+        first.confidence is None or first.confidence >= _SURE_OCR)
+    return meta, "first_page" if set_apart else "first_line"
+
+
 def build_paper(pages: list[LaidOutPage], findings: Sequence[RawFinding], *, paper_id: str,
                 source_name: str, source_type: SourceType, warnings: Sequence[str] = ()) -> Paper:
     """The full Paper from pages whose flow lines are already in reading order."""
@@ -236,8 +261,8 @@ def build_paper(pages: list[LaidOutPage], findings: Sequence[RawFinding], *, pap
     headings = find_headings(flat, body)
     first_heading = headings[0].index if headings else len(flat)
     vocab = Vocabulary.of(flat)
-    meta = front_matter(flat, first_heading, vocab, body)
-    title, title_source, warnings = meta.title, "first_page", list(warnings)
+    meta, title_source = _front(flat, first_heading, vocab, body, source_type)
+    title, warnings = meta.title, list(warnings)
     if meta.weak is not None:
         title, title_source = file_title(source_name), "file_name"
         warnings.append(f"title: {meta.weak}; the file name stands in")
@@ -255,7 +280,7 @@ def build_paper(pages: list[LaidOutPage], findings: Sequence[RawFinding], *, pap
     return Paper(
         id=paper_id, source_name=source_name, source_type=source_type, title=title,
         title_source=title_source,
-        authors=meta.authors, abstract=_abstract(flat, sections, paragraphs, first_heading),
+        authors=meta.authors, author_marks=meta.marks, abstract=_abstract(flat, sections, paragraphs, first_heading),
         year=venue_year(_first_page_front(pages, flat[:first_heading])), pages=domain_pages, sections=sections, paragraphs=paragraphs,
         equations=equations, equation_refs=equation_refs(paragraphs, equations),
         captions=captions, tables=find_tables(pages, captions) if source_type == "pdf"

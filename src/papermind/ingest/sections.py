@@ -58,6 +58,19 @@ _LETTER = re.compile(r"^(?P<num>[A-H])\.\s+(?P<title>[A-Z(\"'].*)$")
 _ROMAN_DIGITS = {"I": 1, "V": 5, "X": 10}
 
 
+def is_section_name(text: str) -> bool:
+    """'Abstract', '1 Introduction', 'IV. Results', '摘要': a section's name, never a paper's
+    title or an author."""
+    bare = text.strip().lstrip("#").strip().rstrip(":.").strip()
+    if bare.lower() in _UNNUMBERED or unnumbered_kind(bare) is not None:
+        return True
+    return _SECTION_NUMBER.match(bare) is not None or bare.lower().startswith("abstract")
+
+
+_SECTION_NUMBER = re.compile(r"^(?:\d{1,2}(?:\.\d{1,2}){0,3}\.?|[A-H]\.(?:\d{1,2}\.?)*|[IVX]{1,6}\.)\s+\S")
+"""'1 Introduction', '3.2. Setup', 'A.1 Proofs', 'IV. Results' (not 'A Statistical Parser')."""
+
+
 def _roman(text: str) -> int:
     values = [_ROMAN_DIGITS[ch] for ch in text]
     return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
@@ -281,6 +294,13 @@ def _author_initial(heading: Heading) -> bool:
         and len(heading.title.split()) <= 4
 
 
+def _repeated_abstract(heading: Heading, found: Sequence[Heading]) -> bool:
+    """A second 'ABSTRACT' (a scan's running head, a repeated line): one abstract section per
+    name ('摘要' and 'Abstract' of a Chinese paper are two)."""
+    return heading.kind == "abstract" and any(
+        h.kind == "abstract" and h.title.casefold() == heading.title.casefold() for h in found)
+
+
 def find_headings(lines: Sequence[FlowLine], body_size: float,
                   skip: set[int] | None = None) -> list[Heading]:
     """Headings in document order; numbered ones must continue the outline's numbering."""
@@ -299,7 +319,7 @@ def find_headings(lines: Sequence[FlowLine], body_size: float,
         if heading is None or (found and found[-1].kind == "references"
                                and _author_initial(heading)):
             continue
-        if not outline.accepts(heading, line):
+        if not outline.accepts(heading, line) or _repeated_abstract(heading, found):
             continue
         if heading.kind == "abstract" and not outline.in_appendix:
             found = [h for h in found if not h.number]  # numbered lines above the abstract

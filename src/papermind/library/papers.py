@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from papermind.db import SqlDatabase
 from papermind.domain import Paper
+from papermind.domain.paper import GUESSED_TITLE_SOURCES
 from papermind.errors import ConflictError, InputError, NotFoundError
 from papermind.library.file_store import FileStore, PendingRemoval, StagedFile
 
@@ -30,8 +31,12 @@ AddStatus = Literal["added", "exists"]
 PaperHook = Callable[[Paper], None]
 RemoveHook = Callable[[str], None]
 
+_GUESS_TEST = " OR ".join(f"""substr(data, 1, 4096) LIKE '%"title_source":"{source}"%'"""
+                          for source in sorted(GUESSED_TITLE_SOURCES))
 _SUMMARY_COLUMNS = ("id, title, authors, year, source_name, source_type, pages, file_name,"
-                    " size_bytes, added_at")
+                    f" size_bytes, added_at, CASE WHEN {_GUESS_TEST} THEN 1 ELSE 0 END AS guessed")
+"""The row's columns, and whether its title is a guess: read off the head of the stored
+parse (``title_source`` comes early in its JSON), so rows stored before it need nothing."""
 _HEX = re.compile(r"^[0-9a-f]+$")
 
 
@@ -50,6 +55,8 @@ class PaperRecord(BaseModel):
     file: Path = Field(description="the stored copy of the original file")
     size_bytes: int = 0
     added_at: datetime = Field(description="when it was added (UTC)")
+    title_guessed: bool = Field(default=False, description="the title is a guess (the first "
+                                "line of text or the file name: ``Paper.title_source``)")
 
 
 class PaperStore(Protocol):
@@ -191,7 +198,7 @@ class PaperRepository:
         if unknown:
             raise ValueError(f"not updatable: {sorted(unknown)}")
         with _busy_is_conflict(), self.db.transaction() as conn:
-            paper = self.get(paper_id).model_copy(update=fields)
+            paper = _updated(self.get(paper_id), fields)
             conn.execute("UPDATE papers SET title = ?, authors = ?, year = ?, data = ? WHERE id = ?",
                          (paper.title, json.dumps(paper.authors, ensure_ascii=False), paper.year,
                           paper.model_dump_json(), paper_id))
@@ -218,7 +225,8 @@ class PaperRepository:
             id=row["id"], title=row["title"], authors=json.loads(row["authors"]),
             year=row["year"], source_name=row["source_name"], source_type=row["source_type"],
             pages=row["pages"], file=self.files.path(row["file_name"]),
-            size_bytes=row["size_bytes"], added_at=datetime.fromisoformat(row["added_at"]))
+            size_bytes=row["size_bytes"], added_at=datetime.fromisoformat(row["added_at"]),
+            title_guessed=bool(row["guessed"]))
 
 
 @contextmanager
@@ -231,6 +239,17 @@ def _busy_is_conflict() -> Iterator[None]:
             raise
         raise ConflictError("the library is busy: another PaperMind process is writing to it",
                             hint="try again when it has finished") from err
+
+
+def _updated(paper: Paper, fields: dict[str, object]) -> Paper:
+    """``paper`` with new metadata: a changed title now comes from the record, and changed
+    authors lose the markers printed after the parsed names."""
+    extra: dict[str, object] = {}
+    if "title" in fields and fields["title"] != paper.title:
+        extra["title_source"] = "metadata"
+    if "authors" in fields and fields["authors"] != paper.authors:
+        extra["author_marks"] = []
+    return paper.model_copy(update={**fields, **extra})
 
 
 def _file_name(paper: Paper) -> str:
