@@ -33,7 +33,13 @@ from papermind.ingest.markdown_front import markdown_front
 from papermind.ingest.metadata import FrontMatter, front_matter, inline_abstract, venue_year
 from papermind.ingest.normalize import Vocabulary, join_lines
 from papermind.ingest.pipe_tables import pipe_tables
-from papermind.ingest.references import parse_entry, split_entries, surname
+from papermind.ingest.ref_split import (
+    bare_heading,
+    list_end,
+    split_entries,
+    without_running_heads,
+)
+from papermind.ingest.references import parse_entry, surname
 from papermind.ingest.sections import Heading, find_headings
 from papermind.ingest.tables import find_tables
 from papermind.ingest.visible_instructions import visible_instructions
@@ -103,6 +109,8 @@ def _section_of(n_lines: int, headings: Sequence[Heading], sections: Sequence[Se
 
 
 def _reference_lines(flat: Sequence[FlowLine], headings: Sequence[Heading]) -> list[int]:
+    """Lines of every reference list (an appendix may have a list of its own)."""
+    lines: list[int] = []
     for k, head in enumerate(headings):
         if head.kind == "references":
             end = len(flat)
@@ -110,8 +118,17 @@ def _reference_lines(flat: Sequence[FlowLine], headings: Sequence[Heading]) -> l
                 if later.level <= head.level or later.kind == "appendix":
                     end = later.index
                     break
-            return list(range(head.index + 1, _bigger_text_starts(flat, head.index + 1, end)))
-    return []
+            end = _bigger_text_starts(flat, head.index + 1, end)
+            if lines:  # a later list: it ends where years stop (an appendix after it)
+                end = list_end(flat, head.index + 1, end)
+            lines += range(head.index + 1, end)
+    if lines:
+        return lines
+    start = bare_heading(flat)
+    if start is None:
+        return []
+    end = next((h.index for h in headings if h.index > start), len(flat))
+    return list(range(start + 1, _bigger_text_starts(flat, start + 1, end)))
 
 
 def _bigger_text_starts(flat: Sequence[FlowLine], start: int, end: int) -> int:
@@ -139,7 +156,7 @@ def _build_references(lines: Sequence[FlowLine]) -> tuple[list[Reference], list[
         used[key] += 1
         if used[key] > 1:
             key = f"{key}-{used[key]}"
-        refs.append(Reference(key=key, index=index, raw=raw, authors=parsed.authors,
+        refs.append(Reference(key=key, index=index, raw=parsed.raw, authors=parsed.authors,
                               title=parsed.title, year=parsed.year, venue=parsed.venue,
                               doi=parsed.doi, arxiv=parsed.arxiv, page=entry[0].page,
                               line=entry[0].n))
@@ -274,7 +291,7 @@ def build_paper(pages: list[LaidOutPage], findings: Sequence[RawFinding], *, pap
     skip = consumed | {h.index for h in headings if not h.run_in} | set(ref_lines)
     skip |= {i for h in headings for i in h.extra}
     paragraphs, equations, captions = _blocks(split_blocks(flat, owner, skip), vocab)
-    references, names = _build_references([flat[i] for i in ref_lines])
+    references, names = _build_references(without_running_heads(flat, ref_lines))
     resolver = Resolver(references, names)
     ids = find_identifiers(_own_front(pages, set(ref_lines)))
     return Paper(

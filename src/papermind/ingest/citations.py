@@ -11,16 +11,21 @@ from papermind.domain.paper import Reference
 from papermind.i18n.scripts import has_cjk
 
 _NUMERIC = re.compile(r"\[(\s*\d{1,3}(?:\s*[-–,;]\s*\d{1,3})*\s*)\]")
-_NAME = (r"(?:[A-Z][A-Za-z\u00C0-\u024F'`´\-]+(?:\s(?:van|von|de|der|den|da|del|la|le)\s[A-Z][\w\-]+)?"
+_PARTICLES = r"(?:(?:van|von|de|der|den|da|del|della|di|du|dos|la|le|ten|ter)\s)"
+_NAME = (rf"(?:(?<![\w\-]){_PARTICLES}{{0,2}}[A-Z][A-Za-z\u00C0-\u024F'`´’\-]+"
          r"|[\u4e00-\u9fff]{2,4}?)")  # a Chinese name: '张三' in '（张三等, 2020）'
-_AUTHORS = (rf"{_NAME}(?:\s+et\s+al\.?|等人?|\s*(?:and|&|和|与)\s*{_NAME}"
-            rf"|(?:,\s*{_NAME})+,?\s*(?:and|&)\s*{_NAME})?")
-_YEAR = r"(?:19|20)\d\d[a-z]?"
+"""A surname: capitalised, after no letter ('arXiv' holds no 'Xiv'), particles allowed
+('van der Berg', 'Jan van Gemert')."""
+_AND = r"(?:and|&amp;|&|和|与)"  # '&amp;': Markdown converted from PDF escapes '&'
+_AUTHORS = (rf"{_NAME}(?:\s+et\s+al\.?|等人?|\s*{_AND}\s*{_NAME}"
+            rf"|(?:,\s*{_NAME})+,?\s*{_AND}\s*{_NAME})?")
+_YEAR = r"(?:19|20)\d\d[a-z]?(?!\w|[-–/.]\d)"
+"""A year standing alone ('2019a', not the digits of 'ZR2023QF154' or 'NSF 2019-11')."""
 _PAREN = re.compile(r"\(([^()]{4,400}?(?:19|20)\d\d[a-z]?[^()]{0,40})\)")
 _NARRATIVE = re.compile(rf"({_AUTHORS})\s*\(\s*((?:{_YEAR})(?:\s*[,;]\s*{_YEAR})*)\s*[,;)]")
 _MONTH = re.compile(r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?$")
 """A month is no author: '(May 2020)', '(born 21 April 1951)'."""
-_ITEM = re.compile(rf"({_AUTHORS}),?\s*((?:{_YEAR})(?:\s*,\s*{_YEAR})*)")
+_ITEM = re.compile(rf"({_AUTHORS})(?:,\s*|\s+)((?:{_YEAR})(?:\s*,\s*{_YEAR})*)")
 
 
 @dataclass(slots=True)
@@ -50,6 +55,7 @@ class Resolver:
             if ref.year is not None:
                 self._by_name.setdefault((name, str(ref.year)), []).append(ref)
         self._refs = list(references)
+        self._names = list(surnames)
 
     def numeric(self, body: str) -> list[str]:
         keys: list[str] = []
@@ -64,13 +70,17 @@ class Resolver:
         return keys if all(k in self._numeric for k in keys) else []
 
     def author_year(self, authors: str, year: str) -> str | None:
-        first = re.split(r"\s+|等|和|与", authors.strip())[0]
+        words = re.split(r"\s+|等|和|与", authors.strip())
+        first = next((w for w in words if not w[:1].islower()), words[0])  # 'van der Berg'
         name = _fold(first)
         plain, suffix = year[:4], year[4:]
         candidates = self._by_name.get((name, plain), [])
         if not candidates:
             candidates = [r for r in self._refs if r.year == int(plain) and name
                           and name in _fold(r.raw[:60])]
+        if not candidates:  # the entry's year misread (one in its title) or two entries run together
+            candidates = [r for r, n in zip(self._refs, self._names, strict=True) if n == name
+                          and re.search(rf"(?<![\d/.:-]){plain}{suffix}(?![\d/-]|\.\d)", r.raw)]
         if not candidates:
             return None
         if suffix and len(candidates) > 1:

@@ -20,10 +20,12 @@ _GIVEN = rf"{_UP}{_LOW}+(?:-{_UP}?{_LOW}+)?"
 _NAME = re.compile(
     rf"(?P<inverted>{_SURNAME}(?:\s{_SURNAME})?,\s?{_INITS}(?:\s?Jr\.?)?)"
     rf"|(?P<initials>{_INITS}\s?{_SURNAME}(?:\s{_SURNAME})?(?:,?\s?Jr\.)?)"
-    rf"|(?P<full>{_GIVEN}(?:\s(?:{_UP}\.|{_GIVEN}))?\s{_SURNAME}(?:,?\s?Jr\.)?)"
+    rf"|(?P<full>{_GIVEN}(?:\s(?:{_UP}\.?|{_GIVEN}))?\s{_SURNAME}(?:\s{_SURNAME})?(?:,?\s?Jr\.)?)"
     rf"|(?P<inverted_full>{_SURNAME},\s{_GIVEN}(?:\s{_GIVEN}|\s{_UP}\.)?)"
 )
-_FULL = re.compile(rf"{_GIVEN}(?:\s(?:{_UP}\.|{_GIVEN}))?\s{_SURNAME}")
+_FULL = re.compile(rf"{_GIVEN}(?:\s(?:{_UP}\.?|{_GIVEN}))?\s{_SURNAME}")
+"""'Robert A. Jacobs', 'Robert A Jacobs' (a middle initial without its point, as Google
+Scholar's BibTeX prints it) or 'Robert Jacobs'."""
 _NEXT_SURNAME = re.compile(rf"\s{_SURNAME}\s*[,;.]")
 _SEPARATOR = re.compile(r"\s*(?:[,;]\s*(?:and\s+|&\s*)?|\s(?:and|And)\s|\s?&\s?)")
 _NAME_END = re.compile(r"\s*(?:[,;.]|\(|\s(?:and|And)\s|&|$)")
@@ -55,7 +57,7 @@ def _name_at(text: str, pos: int, first: str | None, last: bool = False
         return None  # a title's first words ('Transfinite Recursive Progressions of ...')
     if style in ("full", "inverted_full"):
         words = match.group().replace(",", " ").split()
-        if any(w.lower() in _FUNCTION for w in words):
+        if any(w.lower() in _FUNCTION for w in words if not re.fullmatch(r"[A-Z]\.?", w)):
             return None
         if first == "inverted" and not last:
             return None  # 'Surname, I.' lists do not switch to 'First Last' but for the last name

@@ -1,24 +1,27 @@
-"""The reference list: split into entries, then parse each entry into fields."""
+"""One reference entry parsed into fields (ref_split cuts the list into entries)."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from papermind.ingest.layout import FlowLine
 from papermind.ingest.ref_authors import scan_authors
 
-_BRACKET = re.compile(r"^\s*\[(\d{1,3})\]\s*")
-_DOTTED = re.compile(r"^\s*(\d{1,3})\.\s+(?=\S)")
+BULLET = re.compile(r"^\s*[-*+\u2022\u25aa\u25cf]\s+(?=\S)")
+"""A list item's mark ('- ', '* ', '\u2022 '): Markdown converted from PDF lists entries so."""
+BRACKET = re.compile(r"^\s*(?:[-*+\u2022\u25aa\u25cf]\s+)?\[(\d{1,3})\]\s*")
+DOTTED = re.compile(r"^\s*(?:[-*+\u2022\u25aa\u25cf]\s+)?(\d{1,3})\.\s+(?=\S)")
 _DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>]+)", re.IGNORECASE)
 _ARXIV = re.compile(
     r"(?:arxiv(?:\s*preprint)?\s*(?:abs/|:)?\s*|arxiv\.org/(?:abs|pdf)/)"
     r"(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?",
     re.IGNORECASE,
 )
-_YEAR = re.compile(r"(?<![\d/.])(19[4-9]\d|20[0-3]\d)(?:[a-z])?(?![\d/])")
+YEAR = re.compile(r"(?<![\d/.])(?<!\d-)(19[4-9]\d|20[0-3]\d)(?:[a-z])?(?![\d/]|\.\d)")
+"""A year: not a piece of a number ('ISSN 0952-1976', '2020.103831', '10.1/2019')."""
+_LINKS = re.compile(r"https?://\S+|\b10\.\d{4,9}/\S+")
+"""URLs and DOIs: their digits are no year ('icom-2020-0025', 'TPAMI.2016.2572683')."""
 _PAREN_YEAR = re.compile(r"\((?:19|20)\d\d[a-z]?\)")
 _END_YEAR = re.compile(r"[.\s]*$")  # the year that ends the entry ('..., arXiv:1902.03368, 2019.')
 _QUOTED = re.compile(r"[“\"](.{6,}?)[”\"]")
@@ -39,67 +42,6 @@ class ParsedReference:
     venue: str | None = None
     doi: str | None = None
     arxiv: str | None = None
-
-
-def split_entries(lines: Sequence[FlowLine]) -> list[list[FlowLine]]:
-    """Group the lines of a reference section into entries."""
-    lines = [ln for ln in lines if ln.text.strip()]
-    if not lines:
-        return []
-    for pattern in (_BRACKET, _DOTTED):
-        starts = [i for i, ln in enumerate(lines) if pattern.match(ln.text)]
-        if len(starts) >= 2 and len(starts) >= len(lines) // 6:
-            return _cut(lines, starts)
-    hanging = _hanging_starts(lines)
-    if hanging:
-        return _cut(lines, hanging)
-    blocks = [i for i, ln in enumerate(lines) if ln.starts_block]
-    return _cut(lines, [i for k, i in enumerate(blocks)
-                        if not _continues(lines[blocks[k - 1] if k else 0:i], lines[i].text)])
-
-
-_NAME_START = re.compile(r"^(?:(?:[A-Z]\.\s*)+[A-Z][\w'\-]+|[A-Z][\w'\-]+(?:\s+[A-Z][\w'.\-]*){0,3}"
-                         r"\s*(?:,|\band\b|&)|[A-Z][\w'\-]+,\s+[A-Z]\.)")
-_PARTICLE_START = re.compile(r"^(?:van|von|de|der|den|da|di|du|dos|del|della|le|la|ten|ter)\b")
-
-
-def _continues(before: Sequence[FlowLine], text: str) -> bool:
-    """Whether a block after a blank line goes on with the entry before it (text extracted
-    from PDFs puts blank lines inside entries): it starts in lower case ('off-policy
-    evaluation. arXiv ...', not 'van der Maaten'), or the entry so far has no year and
-    stops mid-sentence ('... and Joan Bruna. Offline rl without') or the block does not
-    open with a name ('Conf. Comput. Vis., 2018.' after '... tracking. In Eur.')."""
-    if not before:
-        return False
-    start = text.lstrip()
-    if start[:1].islower() and not _PARTICLE_START.match(start):
-        return True
-    so_far = " ".join(ln.text for ln in before).rstrip()
-    if _YEAR.search(so_far):
-        return False
-    return not so_far.endswith((".", ")", "]")) or not _NAME_START.match(start)
-
-
-def _cut(lines: Sequence[FlowLine], starts: list[int]) -> list[list[FlowLine]]:
-    starts = sorted(set(starts) | {0})
-    bounds = [*starts, len(lines)]
-    return [list(lines[a:b]) for a, b in zip(bounds, bounds[1:], strict=False) if b > a]
-
-
-def _hanging_starts(lines: Sequence[FlowLine]) -> list[int]:
-    """Entry starts in a hanging-indent list: lines flush left while the rest are indented."""
-    boxed = [ln for ln in lines if ln.box]
-    if len(boxed) < 3:
-        return []
-    lefts: dict[tuple[int, int], float] = {}
-    for ln in boxed:
-        key = (ln.page, ln.column)
-        lefts[key] = min(lefts.get(key, 1e9), ln.box[0])  # type: ignore[index]
-    indented = [ln for ln in boxed if ln.box[0] > lefts[(ln.page, ln.column)] + 4]  # type: ignore[index]
-    if not 0.2 * len(boxed) <= len(indented) <= 0.85 * len(boxed):
-        return []
-    return [i for i, ln in enumerate(lines)
-            if ln.box and ln.box[0] <= lefts[(ln.page, ln.column)] + 1.5]
 
 
 def _author_end(text: str) -> int:
@@ -135,27 +77,41 @@ def split_names(segment: str) -> list[str]:
     return [n for n in names if any(ch.isalpha() for ch in n) and len(n) < 60]
 
 
+def without_bullet(raw: str) -> str:
+    """An entry's text without the list item's mark ('- [3] Smith ...' -> '[3] Smith ...')."""
+    return BULLET.sub("", raw, count=1)
+
+
 def parse_entry(raw: str) -> ParsedReference:
     """Fields of one reference string."""
+    raw = without_bullet(raw)
     ref = ParsedReference(raw=raw)
     text = raw
-    label = _BRACKET.match(text) or _DOTTED.match(text)
+    label = BRACKET.match(text) or DOTTED.match(text)
     if label:
         ref.label, text = label.group(1), text[label.end():]
     if doi := _DOI.search(text):
         ref.doi = doi.group(1).rstrip(".,;)")
     if arxiv := _ARXIV.search(text):
         ref.arxiv = arxiv.group(1)
-    ids = [m.span() for m in (_ARXIV.search(text), _DOI.search(text)) if m]
-    years = [m for m in _YEAR.finditer(text)  # not the '2006' of 'arXiv:2006.13900'
+    ids = [m.span() for m in (_ARXIV.search(text), *_LINKS.finditer(text)) if m]
+    years = [m for m in YEAR.finditer(text)  # not the '2006' of 'arXiv:2006.13900'
              if not any(a <= m.start() < b for a, b in ids)]
     if years:
         pick = next((m for m in years if _PAREN_YEAR.search(text[max(0, m.start() - 1): m.end() + 2])),
-                    None) or next((m for m in years if _END_YEAR.match(text, m.end())), None) \
+                    None) or _acl_year(text, years[0]) \
+            or next((m for m in years if _END_YEAR.match(text, m.end())), None) \
             or (years[-1] if ref.arxiv is None else years[0])
         ref.year, ref.year_suffix = int(pick.group(1)), pick.group(0)[4:]
     _split_fields(text, ref)
     return ref
+
+
+def _acl_year(text: str, first: re.Match[str]) -> re.Match[str] | None:
+    """The first year when it stands as a sentence of its own after the author list ('...
+    Adam Janin. 2011. The IBM 2009 GALE system'): the ACL style's year of publication."""
+    before, after = text[: first.start()].rstrip(), text[first.end():]
+    return first if before.endswith(".") and re.match(r"\.\s", after) else None
 
 
 _VENUE_CUE = re.compile(
@@ -182,7 +138,7 @@ def _scanned_fields(text: str, ref: ParsedReference) -> bool:
     ref.authors = [] if scan.editors else scan.names
     ref.title = title.strip(" ,.;`'") or None
     venue = re.sub(r"^(in|In)[:\s]+", "", rest.strip(" ,.;"))
-    ref.venue = _YEAR.sub("", venue).strip(" ,.;()")[:200] or None
+    ref.venue = YEAR.sub("", venue).strip(" ,.;()")[:200] or None
     return True
 
 
@@ -208,7 +164,7 @@ def _split_fields(text: str, ref: ParsedReference) -> None:
     ref.authors = split_names(authors)
     ref.title = title.strip(" ,.;") or None
     venue = re.sub(r"^(in|In)[:\s]+", "", rest.strip(" ,.;"))
-    venue = _YEAR.sub("", venue).strip(" ,.;()")
+    venue = YEAR.sub("", venue).strip(" ,.;()")
     ref.venue = venue[:200] or None
 
 

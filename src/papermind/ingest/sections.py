@@ -33,13 +33,14 @@ _NUMBERED = re.compile(
 _KINDS: list[tuple[str, SectionKind]] = [
     ("abstract", "abstract"), ("introduction", "introduction"), ("related work", "related_work"),
     ("prior work", "related_work"), ("previous work", "related_work"),
-    ("background", "related_work"), ("literature", "related_work"),
+    ("background", "related_work"), ("literature cited", "references"), ("works cited", "references"),
+    ("literature", "related_work"),
     ("method", "method"), ("approach", "method"), ("model", "method"), ("algorithm", "method"),
     ("framework", "method"), ("experiment", "experiments"), ("evaluation", "experiments"),
     ("setup", "experiments"), ("result", "results"), ("discussion", "discussion"),
     ("analysis", "discussion"), ("limitation", "discussion"), ("conclusion", "conclusion"),
     ("summary", "conclusion"), ("future work", "conclusion"), ("references", "references"),
-    ("bibliography", "references"), ("literature cited", "references"),
+    ("bibliography", "references"),
     ("appendix", "appendix"), ("supplementary", "appendix"), ("acknowledg", "acknowledgements"),
     *KIND_WORDS,
 ]
@@ -47,7 +48,8 @@ _UNNUMBERED = {
     "abstract", "introduction", "related work", "background", "references", "bibliography",
     "acknowledgements", "acknowledgments", "acknowledgement", "acknowledgment", "appendix",
     "conclusion", "conclusions", "discussion", "methods", "method", "results", "experiments",
-    "limitations", "future work", "conclusions and future work", "literature cited",
+    "limitations", "future work", "conclusions and future work", "literature cited", "works cited",
+    "references and notes", "cited literature",
     "supplementary material", "appendices", "related works", "experimental results",
     "broader impact", "ethics statement", "reproducibility statement", "materials and methods",
 }
@@ -141,7 +143,7 @@ def classify(line: FlowLine, evidence: FontEvidence, in_appendix: bool,
     text = line.text.strip()
     if line.heading_level:
         return _markup_heading(text.lstrip("#").strip(), line.heading_level)
-    bare = text.rstrip(":.").strip()
+    bare = text.strip("*_ ").rstrip(":.").strip()  # '**References**' of converted Markdown
     if bare.lower() in _UNNUMBERED and (evidence.emphasised(line) or bare.isupper()):
         return Heading(0, bare, None, 1, section_kind(bare))
     if (kind := unnumbered_kind(bare)) is not None and heading_styled(line, evidence):

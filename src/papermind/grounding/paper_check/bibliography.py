@@ -11,6 +11,7 @@ from rapidfuzz import fuzz
 from papermind.domain.check import CheckFinding
 from papermind.domain.paper import Paper, Reference
 from papermind.grounding.bibliography import Entry, name_key
+from papermind.grounding.paper_check.citation_forms import labels_an_item, names_of, names_people
 from papermind.grounding.paper_check.spots import Spot, at_line, finding
 from papermind.grounding.references import ReferenceResolver
 
@@ -20,6 +21,11 @@ MIN_TITLE = 20
 """Shorter folded titles are too generic to call two entries the same work."""
 ENTRY_LINES = 6
 """Lines the last bibliography entry may run on for."""
+MIN_READ = 0.8
+"""A marker with no entry is HIGH only when this share of the paper's markers resolved;
+below it the bibliography was likely misread (columns interleaved, entries run together)."""
+MIN_MARKERS = 10
+"""Markers a paper needs before the share above says anything."""
 MIN_RESOLVED = 0.6
 """'Never cited' is only said when this share of the paper's markers resolved to entries:
 below it the markers are what failed to parse, not the author's bibliography."""
@@ -33,23 +39,52 @@ def citation_findings(paper: Paper) -> list[CheckFinding]:
     cited: set[str] = set()
     out: list[CheckFinding] = []
     resolved = 0
-    undated = [e for e in (Entry.of(ref) for ref in paper.references) if e.year is None]
+    entries = [Entry.of(ref) for ref in paper.references]
+    undated = [e for e in entries if e.year is None]
+    in_tables = {(ref.page, ref.line) for table in paper.tables for ref in table.lines}
     for citation in paper.citations:
         keys = resolver.keys_of(citation)
         cited.update(keys)
         resolved += bool(keys)
         line = at_line(paper, citation.page, citation.line)
         if not keys and _citation_like(citation.marker) and not _table_row(line.text) \
+                and (citation.page, citation.line) not in in_tables \
                 and not _undated_match(citation.marker, undated):
-            out.append(finding(
-                "citation_without_entry", "high", "citations",
-                f"{citation.marker} matches no entry of the bibliography", line,
-                fix="add the missing entry to the bibliography or correct the citation"))
-    if paper.citations and resolved / len(paper.citations) >= MIN_RESOLVED:
+            out.append(_without_entry(citation.marker, line, entries))
+    share = resolved / len(paper.citations) if paper.citations else 1.0
+    if share < MIN_READ and len(paper.citations) >= MIN_MARKERS:
+        out = [_unsure(f) for f in out]
+    if share >= MIN_RESOLVED:
         out += _never_cited(paper, cited, fold_names(body_text(paper)))
     out += duplicate_entries(paper)
     out += incomplete_entries(paper)
     return out
+
+
+def _unsure(found: CheckFinding) -> CheckFinding:
+    """A missing entry said LOW: most markers did not resolve, so the list was misread."""
+    if found.severity != "high":
+        return found
+    return found.model_copy(update={
+        "severity": "low",
+        "message": f"{found.message} (most citations match no entry: the bibliography may "
+                   "not have been read in full)"})
+
+
+def _without_entry(marker: str, line: Spot, entries: list[Entry]) -> CheckFinding:
+    """HIGH when the marker names people in prose (or an author the bibliography lists under
+    another year); LOW when its names have no surname's form ('PubMed (2018)': a data source)
+    or one name labels a list item or a table cell ('- Transformer (2017): ...')."""
+    names = names_of(marker)
+    listed = any(e.has_author(name_key(n)) for n in names for e in entries)
+    if listed or (names_people(marker) and not labels_an_item(marker, line.text)):
+        return finding("citation_without_entry", "high", "citations",
+                       f"{marker} matches no entry of the bibliography", line,
+                       fix="add the missing entry to the bibliography or correct the citation")
+    return finding("citation_without_entry", "low", "citations",
+                   f"{marker} matches no entry of the bibliography; it may name a dataset, "
+                   "system or venue rather than authors", line,
+                   fix="if it is a citation, add the entry to the bibliography")
 
 
 def _never_cited(paper: Paper, cited: set[str], body: str) -> list[CheckFinding]:
