@@ -78,3 +78,10 @@ def test_full_width_forms_fold_one_character_for_one() -> None:
     raw = "准确率为９５.３％（见表１）"
     assert clean_line(raw) == "准确率为95.3%(见表1)"
     assert len(clean_line(raw)) == len(raw)
+
+
+def test_pdfium_u0002_hyphen_at_a_line_end_is_a_hyphen_not_a_space() -> None:
+    assert clean_line("Resource Description Frame\x02") == "Resource Description Frame-"
+    assert clean_line("(\x02 \u2013 1)/(\x02") == "( \u2013 1)/("  # a symbol font's glyph
+    text, _ = join_lines(_lines("Resource Description Frame\x02", "work (RDF) of en\x02", "tities"))
+    assert text == "Resource Description Framework (RDF) of entities"

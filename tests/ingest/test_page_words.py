@@ -68,3 +68,12 @@ def test_a_right_to_left_line_is_aligned_in_the_pdfs_order() -> None:
     assert all(w.measured for w in words)
     assert (words[0].box.x0, words[0].box.x1) == (75.0, 95.0)  # the first word is rightmost
     assert (words[1].box.x0, words[1].box.x1) == (50.0, 70.0)
+
+
+def test_a_line_end_hyphen_marker_is_matched_as_the_lines_hyphen() -> None:
+    line = Line(page=1, n=1, text="the Frame-", box=Box(page=1, x0=10, y0=10, x1=60, y1=20))
+    chars = [(c, (10.0 + 5 * i, 10.0, 15.0 + 5 * i, 20.0)) for i, c in enumerate("the")]
+    chars += [(c, (30.0 + 5 * i, 10.0, 35.0 + 5 * i, 20.0)) for i, c in enumerate("Frame\x02")]
+    words = line_words(line, chars)
+    assert [w.text for w in words] == ["the", "Frame-"]
+    assert words[1].box.x1 == 60.0  # the hyphen's own box, not the 'e' before it

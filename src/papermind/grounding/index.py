@@ -1,7 +1,9 @@
 """The paper's flow text indexed once: tokens, their keys, and the map back to lines.
 
 Flow lines (reading order, furniture excluded) are concatenated with ``\\n``. A word split
-by a hyphen at a line end is one token. Three views share the token list:
+by a hyphen at a line end is one token, shown as the paper's block text gives it: joined
+where ingestion judged the hyphen a mere break ('evalu-' + 'ation' -> 'evaluation'), else
+with its hyphen and no space ('self-attention'). Three views share the token list:
 
 - ``flat``: raw words joined by single spaces (the *exact* match);
 - ``compact``: token keys concatenated without spaces (the *normalised* match);
@@ -45,10 +47,13 @@ class FlowIndex:
             parts.append(line.text)
             offset += len(line.text) + 1
         self.raw = "\n".join(parts)
+        joined = dropped_hyphens(paper)
+        self._joined_breaks = {self.line_starts[i] + len(ln.text) for i, ln in enumerate(self.lines)
+                               if (ln.page, ln.n) in joined}
         self.tokens: list[Token] = self._tokenize()
         self.keys: list[str] = [t.key for t in self.tokens]
         self.flat, self.flat_starts = _joined(
-            [_display(self.raw[t.start:t.end]) for t in self.tokens], " ")
+            [self._display(t.start, t.end) for t in self.tokens], " ")
         self.compact, self.compact_starts = _joined(self.keys, "")
         self.postings: dict[str, list[int]] = {}
         for i, key in enumerate(self.keys):
@@ -90,7 +95,7 @@ class FlowIndex:
 
     def span_text(self, first: int, last: int) -> str:
         """The paper's text from token ``first`` to ``last`` (line breaks joined)."""
-        text = " ".join(_display(self.raw[self.tokens[first].start:self.tokens[last].end]).split())
+        text = " ".join(self._display(self.tokens[first].start, self.tokens[last].end).split())
         return squeeze_cjk_spaces(text)  # a line break inside Chinese text is no space
 
     def anchor(self, first: int, last: int) -> Anchor:
@@ -110,12 +115,34 @@ class FlowIndex:
         """True when token ``i`` is the last token on its line."""
         return i == len(self.tokens) - 1 or self.tokens[i + 1].first_line > self.tokens[i].last_line
 
+    def _display(self, start: int, end: int) -> str:
+        """Raw text of ``[start, end)`` with hyphenated line breaks joined: the hyphen goes
+        where the block text dropped it (and a soft hyphen always), else it stays."""
+        out: list[str] = []
+        pos = start
+        while (brk := self.raw.find("\n", pos, end)) >= 0:
+            piece = self.raw[pos:brk]
+            if not piece.endswith(_LINE_END_HYPHENS):
+                out.append(piece + "\n")
+            elif brk in self._joined_breaks or piece[-1] in "\u00ad\ufffe":
+                out.append(piece[:-1])
+            else:
+                out.append(piece)
+            pos = brk + 1
+        out.append(self.raw[pos:end])
+        return "".join(out)
 
-def _display(raw: str) -> str:
-    """Raw text with hyphenated line breaks joined (a soft hyphen disappears)."""
-    for hyphen in _LINE_END_HYPHENS:
-        raw = raw.replace(hyphen + "\n", "" if hyphen in "\u00ad\ufffe" else "-")
-    return raw
+
+def dropped_hyphens(paper: Paper) -> set[tuple[int, int]]:
+    """(page, line) of the lines whose line-end hyphen the paper's block text dropped."""
+    texts = {(line.page, line.n): line.text for line in paper.lines()}
+    out: set[tuple[int, int]] = set()
+    for block in (*paper.paragraphs, *paper.captions, *paper.equations):
+        for seg in block.segments:
+            text = texts.get((seg.page, seg.line), "")
+            if seg.line_end == len(text) - 1 and text.endswith(_LINE_END_HYPHENS):
+                out.add((seg.page, seg.line))
+    return out
 
 
 def _word_spans(text: str) -> list[tuple[int, int]]:

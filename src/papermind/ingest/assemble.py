@@ -43,6 +43,7 @@ from papermind.ingest.references import parse_entry, surname
 from papermind.ingest.sections import Heading, find_headings
 from papermind.ingest.tables import find_tables
 from papermind.ingest.visible_instructions import visible_instructions
+from papermind.ingest.word_spaces import close_split_words
 
 
 def body_font_size(lines: Sequence[FlowLine]) -> float:
@@ -144,12 +145,13 @@ def _bigger_text_starts(flat: Sequence[FlowLine], start: int, end: int) -> int:
     return end
 
 
-def _build_references(lines: Sequence[FlowLine]) -> tuple[list[Reference], list[str]]:
+def _build_references(lines: Sequence[FlowLine], vocab: Vocabulary
+                      ) -> tuple[list[Reference], list[str]]:
     refs: list[Reference] = []
     names: list[str] = []
     used: Counter[str] = Counter()
     for index, entry in enumerate(split_entries(lines), start=1):
-        raw, _ = join_lines(entry)
+        raw, _ = join_lines(entry, vocab)
         parsed = parse_entry(raw)
         first = surname(parsed.authors[0]) if parsed.authors else ""
         key = parsed.label or f"{first or 'ref'}{parsed.year or ''}{parsed.year_suffix}"
@@ -272,6 +274,8 @@ def _front(flat: Sequence[FlowLine], stop: int, vocab: Vocabulary, body: float,
 def build_paper(pages: list[LaidOutPage], findings: Sequence[RawFinding], *, paper_id: str,
                 source_name: str, source_type: SourceType, warnings: Sequence[str] = ()) -> Paper:
     """The full Paper from pages whose flow lines are already in reading order."""
+    if source_type == "pdf":
+        close_split_words([ln for p in pages for ln in (*p.lines, *p.furniture)])
     domain_pages = _pages(pages)
     flat = [line for page in pages for line in page.lines]
     body = body_font_size(flat)
@@ -291,7 +295,7 @@ def build_paper(pages: list[LaidOutPage], findings: Sequence[RawFinding], *, pap
     skip = consumed | {h.index for h in headings if not h.run_in} | set(ref_lines)
     skip |= {i for h in headings for i in h.extra}
     paragraphs, equations, captions = _blocks(split_blocks(flat, owner, skip), vocab)
-    references, names = _build_references(without_running_heads(flat, ref_lines))
+    references, names = _build_references(without_running_heads(flat, ref_lines), vocab)
     resolver = Resolver(references, names)
     ids = find_identifiers(_own_front(pages, set(ref_lines)))
     return Paper(

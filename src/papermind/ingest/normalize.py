@@ -13,7 +13,10 @@ from collections.abc import Sequence
 
 from papermind.domain.paper import Segment
 from papermind.i18n.scripts import is_cjk_or_punctuation
+from papermind.ingest.hyphenation import Vocabulary, splits_word
 from papermind.ingest.layout import FlowLine
+
+__all__ = ["Vocabulary", "clean_line", "join_lines", "span_lines"]
 
 _DROP = dict.fromkeys(
     [0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x00AD, 0xFFFD, 0x0000] + list(range(1, 9))
@@ -45,11 +48,14 @@ def _join_surrogates(text: str) -> str:
 def clean_line(text: str) -> str:
     """Ligatures expanded, soft hyphens and zero-width/odd code points removed, spaces collapsed.
 
-    A soft hyphen (U+00AD) or PDFium's U+FFFE marker at the end of a line becomes '-' so that
-    the join can de-hyphenate; elsewhere it is dropped.
+    A soft hyphen (U+00AD), PDFium's U+FFFE marker, or the U+0002 that PDFium gives for a
+    line-end hyphen in some fonts ('Frame\x02' + 'work') becomes '-' at the end of a line so
+    that the join can decide about it; elsewhere it is dropped (U+0002 is also a symbol
+    font's unmapped glyph, so it counts as a hyphen only after a letter).
     """
     stripped = _join_surrogates(text.rstrip())
-    trailing_soft = stripped.endswith(("\u00ad", "\ufffe"))
+    trailing_soft = stripped.endswith(("\u00ad", "\ufffe")) or (
+        stripped.endswith("\x02") and stripped[-2:-1].isalpha())
     out = stripped.translate(_MAP)
     if _HIGH.search(out):
         out = "".join(_compat(ch) for ch in out)
@@ -57,51 +63,6 @@ def clean_line(text: str) -> str:
     if trailing_soft and not out.endswith("-"):
         out += "-"
     return out
-
-
-_TOKEN = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
-
-
-class Vocabulary:
-    """Word forms a document uses, to decide whether a line-end hyphen belongs to the word.
-
-    'low-' + 'dimensional' keeps its hyphen where the paper writes 'low-dimensional'
-    elsewhere; 'bal-' + 'ancing' joins where it writes 'balancing'.
-    """
-
-    def __init__(self, words: set[str] | None = None) -> None:
-        self.words = words or set()
-
-    @classmethod
-    def of(cls, lines: Sequence[FlowLine]) -> Vocabulary:
-        words: set[str] = set()
-        for line in lines:
-            tokens = _TOKEN.findall(line.text)
-            if tokens and line.text.endswith("-"):
-                tokens = tokens[:-1]  # the split word's first half
-            words.update(t.casefold() for t in tokens[1:])  # first token may be a second half
-        return cls(words)
-
-    def prefers(self, joined: str, hyphenated: str) -> bool | None:
-        """True: join, False: keep the hyphen, None: the document does not say."""
-        has_joined, has_hyphen = joined.casefold() in self.words, hyphenated.casefold() in self.words
-        return None if has_joined == has_hyphen else has_joined
-
-
-def _dehyphenate(prev: str, nxt: str, vocab: Vocabulary | None = None) -> bool:
-    """True when ``prev`` ends with a hyphen that only split a word across lines."""
-    if len(prev) < 3 or not prev.endswith("-") or not prev[-2].isalpha() or not nxt:
-        return False
-    last_word = prev.rsplit(" ", 1)[-1]
-    head = _TOKEN.findall(last_word)
-    tail = _TOKEN.match(nxt)
-    if vocab is not None and head and tail:
-        verdict = vocab.prefers(head[-1] + tail.group(), f"{head[-1]}-{tail.group()}")
-        if verdict is not None:
-            return verdict
-    if not nxt[0].islower() or (tail and "-" in tail.group()):
-        return False  # 'English-' + 'to-German' is one compound
-    return last_word.count("-") == 1  # 'state-of-the-' + 'art' keeps its hyphen
 
 
 def _compound_break(prev: str, nxt: str) -> bool:
@@ -115,8 +76,9 @@ def _no_space(prev: str, nxt: str) -> bool:
 
 
 def join_lines(lines: Sequence[FlowLine], vocab: Vocabulary | None = None) -> tuple[str, list[Segment]]:
-    """Block text and its exact offset map; line-end hyphens of split words are removed, and
-    no space is put between lines where either side of the break is Chinese or Japanese."""
+    """Block text and its exact offset map; line-end hyphens of split words are removed
+    (``hyphenation.splits_word``), a kept line-end hyphen joins without a space, and no space
+    is put between lines where either side of the break is Chinese or Japanese."""
     parts: list[str] = []
     segments: list[Segment] = []
     pos = 0
@@ -126,7 +88,7 @@ def join_lines(lines: Sequence[FlowLine], vocab: Vocabulary | None = None) -> tu
             continue
         end = len(text)
         nxt = lines[i + 1].text if i + 1 < len(lines) else ""
-        joined = _dehyphenate(text, nxt, vocab)
+        joined = splits_word(text, nxt, vocab)
         glued = not joined and (_compound_break(text, nxt) or _no_space(text, nxt))
         if joined:
             end -= 1

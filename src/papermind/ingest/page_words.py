@@ -27,6 +27,7 @@ from papermind.ingest.pdfium_guard import stored_pdf
 _WORD = re.compile(r"\S+")
 _ROW = 12.0  # points per bucket row when finding a character's line
 _SLACK = 1.0  # a centre this close outside a line box still belongs to it
+_LINE_END_MARKS = "\u00ad\ufffe\x02"  # soft hyphen, PDFium's line-end hyphen markers
 _GOOD_MATCH = 0.9  # below this share of matched characters the PDF's own order is tried
 
 Char = tuple[str, Rect]
@@ -119,11 +120,13 @@ def _aligned(text: str, target: list[int], ordered: list[Char]) -> dict[int, Rec
 
 
 def _expanded(chars: list[Char]) -> tuple[str, list[int]]:
-    """Characters normalised the way line text is (NFKC, lower case), and for each output
-    character the index of the PDF character it came from."""
+    """Characters normalised the way line text is (NFKC, lower case, a line-end hyphen
+    marker as '-'), and for each output character the index of the PDF character it came
+    from."""
     out: list[str] = []
     owner: list[int] = []
     for i, (ch, _) in enumerate(chars):
+        ch = "-" if ch in _LINE_END_MARKS else ch  # the line text shows them as '-'
         for c in unicodedata.normalize("NFKC", ch):
             low = c.lower()
             out.append(low if len(low) == 1 else c)

@@ -135,7 +135,7 @@ def _fragments(chars: PageChars, text: str, hidden: set[int]) -> list[_Frag]:
     accents: list[tuple[str, Rect]] = []
     cur = _Frag()
     ly0 = lx1 = ly1 = 0.0
-    have_last = False
+    have_last = after_accent = False
     get_box, raw, rect, rect_p = pdfium_c.FPDFText_GetLooseCharBox, chars.raw, chars.rect, chars.rect_p
     left, top = chars.left, chars.top
     for i, ch in enumerate(text):
@@ -152,8 +152,9 @@ def _fragments(chars: PageChars, text: str, hidden: set[int]) -> list[_Frag]:
             continue
         if ch in _ACCENTS and have_last and min(ly1, y1) - max(ly0, y0) > 0:
             accents.append((ch, (x0, y0, x1, y1)))
+            after_accent = True
             continue
-        if have_last and accents and cur.chars and cur.chars[-1] == " " and abs(x0 - lx1) < 1.0:
+        if have_last and after_accent and cur.chars and cur.chars[-1] == " " and abs(x0 - lx1) < 1.0:
             cur.chars.pop()  # the space PDFium put around an accent it drew out of order
         if not have_last:
             if not cur.boxes and chars.rotated(i):
@@ -174,7 +175,7 @@ def _fragments(chars: PageChars, text: str, hidden: set[int]) -> list[_Frag]:
         cur.chars.append(ch)
         cur.boxes.append((x0, y0, x1, y1))
         cur.indices.append(i)
-        ly0, lx1, ly1, have_last = y0, x1, y1, True
+        ly0, lx1, ly1, have_last, after_accent = y0, x1, y1, True, False
     if cur.boxes:
         frags.append(cur)
     closed = [f.close() for f in frags if f.boxes]
