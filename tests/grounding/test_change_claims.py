@@ -29,3 +29,10 @@ def test_consistent_denied_and_hedged_changes_are_left_alone() -> None:
     assert _changes("The new loss improves the test error from 0.34 to 0.21 on the held-out data.") == []
     assert _changes("The training loss does not decrease from 0.5 to 0.7 in any of the runs.") == []
     assert _changes("We vary the learning rate, which we increase from 0.1 and decrease to 0.01.") == []
+
+
+def test_a_range_of_sizes_is_not_a_change() -> None:
+    assert _changes("The percent reduction in grain yield per spike ranged from 29.7 to 48.3 "
+                    "across the cultivars.") == []
+    assert _changes("The yield reduction per spike rose from 29.7 to 48.3 across the "
+                    "cultivars we grew.") == []  # the nearer verb says the way it went

@@ -74,3 +74,32 @@ def test_a_table_with_one_method_per_column_is_read_transposed() -> None:
     assert _claims("As Table 3 shows, Single outperforms LoP on Average (143.4 vs. 149.9).",
                    table=BY_COLUMN) == [("Single", "LoP", ["Average: Single 143.4 vs. LoP 149.9"])]
     assert _claims("As Table 3 shows, DIAYN outperforms LoP on Average.", table=BY_COLUMN) == []
+
+
+def test_the_caption_says_which_way_a_metric_is_better() -> None:
+    table = ("Table 4: Transfer error (log-loss) on unobserved games.\n\n"
+             "|Problem|Logistic Model|MaxEnt Ice|\n|---|---|---|\n|Add Highway|4.177|3.093|\n"
+             "|Add Driver|4.060|3.477|\n\n")
+    intro = "We compare the two models in Table 4 on the held-out games."
+    assert _claims("We see from Table 4 that MaxEnt Ice outperforms the Logistic Model in all "
+                   "of our tests.", table, intro) == []
+    assert _claims("We see from Table 4 that the Logistic Model outperforms MaxEnt Ice in all "
+                   "of our tests.", table, intro) != []
+
+
+def test_a_claim_is_read_in_its_own_clause() -> None:
+    table = ("Table 5: Win rates.\n\n|Method|AE2 (LC)|MT-Bench|\n|---|---|---|\n"
+             "|DPO|30.2|5.52|\n|KTO|25.1|5.98|\n\n")
+    intro = "We compare the methods in Table 5 on both benchmarks."
+    # 'MT-Bench' is named after the claim's clause: it is the other half of the sentence
+    assert _claims("The results indicate that DPO outperforms KTO on AlpacaEval 2, while the "
+                   "reverse is true on MT-Bench.", table, intro) == []
+
+
+def test_variants_in_the_rows_of_a_transposed_table_are_all_compared() -> None:
+    table = ("Table 6: Robust accuracy (%).\n\n|Method|sAT|sTRADES (T)|sTRADES (F)|\n"
+             "|---|---|---|---|\n|1-step|0.0|31.0|55.4|\n|+ N|0.3|46.9|55.9|\n"
+             "|+ S|29.3|61.4|59.4|\n|+ S&N|43.8|63.0|62.6|\n\n")
+    intro = "We compare the approaches in Table 6 in detail."
+    assert _claims("Furthermore, sTRADES (F) outperforms sTRADES (T) by a substantial margin, "
+                   "which we attribute to better adversarial examples.", table, intro) == []

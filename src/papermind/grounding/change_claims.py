@@ -28,6 +28,10 @@ _FROM_TO = re.compile(rf"(?P<between>[^.;:,()]{{0,80}}?)\bfrom\s+(?P<a>{_NUM})\s
                       rf"to\s+(?P<b>{_NUM})(?![\w.]\d)")
 
 
+_RANGE = re.compile(r"^(?:rang\w*|var(?:y|ies|ied|ying)|span\w*|spread)$", re.IGNORECASE)
+"""'the reduction ranged from 29.7 to 48.3': a range of sizes, not a change."""
+
+
 class ChangeFinding(Frozen):
     """A sentence whose change verb and 'from A to B' disagree."""
 
@@ -65,6 +69,8 @@ def _contradicts(verb: str, match: re.Match[str], sentence: str) -> bool:
     between = [w.group() for w in _WORD.finditer(match.group("between"))]
     if up == down or any(RISE.match(w) or FALL.match(w) for w in between):
         return False  # another change verb is nearer to the numbers
+    if any(_RANGE.match(w) for w in between):
+        return False
     a, b = Value.parse(match.group("a")).value, Value.parse(match.group("b")).value
     if a == b:
         return False

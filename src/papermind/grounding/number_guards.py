@@ -30,8 +30,9 @@ from papermind.grounding.table_numbers import NumberCheck, Value, cell_values
 NEAR = 0.1
 """Largest relative distance between a stated number and the cell it is said to misquote."""
 _CHANGE_BEFORE = re.compile(r"\b(improv\w*|gain\w*|increas\w*|decreas\w*|reduc\w*|drops?|boost\w*|"
-                            r"margin|by|gap)\b[^.;]*$", re.IGNORECASE)
-_CHANGE_AFTER = re.compile(r"\s*(points?|pp|over|higher|lower|better|worse|more|less|"
+                            r"margin|by|gap)\b(?:[^.;]|\.(?=\d))*$", re.IGNORECASE)
+"""A change word before the number in its sentence part ('improvements of 26.4%, 25.20%')."""
+_CHANGE_AFTER = re.compile(r"\s*(?:[^\W\d_]+\s+)?(points?|pp|over|higher|lower|better|worse|more|less|"
                            r"improvement|gain|increase|reduction|drop)\b", re.IGNORECASE)
 _NUMBER_RUN = re.compile(r"(?:(?<!\S)[-−(]?\d[\d.,]*%?\)?\s+){2}[-−(]?\d[\d.,]*%?\)?(?!\S)")
 _ALPHA = re.compile(r"^[^\W\d_][\w'’.\-+/()]*[,;:)]?$")  # 'word', 'state-of-the-art,', 'ResNet-50'
@@ -97,8 +98,18 @@ def worth_flagging(check: NumberCheck, sentence: str, printed: Printed, *, point
 
 
 def _stated_as_change(sentence: str, start: int, length: int) -> bool:
-    before, after = sentence[max(0, start - 32):start], sentence[start + length:start + length + 14]
-    return bool(_CHANGE_BEFORE.search(before) or _CHANGE_AFTER.match(after))
+    """A gain or loss: signed ('+18.28 F1'), after a change word ('an error reduction of
+    38.4%') unless given as a value ('improves from 71.2 to 74.8'), or before one."""
+    before, after = sentence[max(0, start - 80):start], sentence[start + length:start + length + 24]
+    if before.endswith(("+", "±", "+ ", "± ")):
+        return True
+    change_word = _CHANGE_BEFORE.search(before) and not _from_to(before)
+    return bool(change_word or _CHANGE_AFTER.match(after))
+
+
+def _from_to(before: str) -> bool:
+    """'... from 71.2 to' / 'from': the number is a value of the change, not its size."""
+    return bool(re.search(r"\b(?:from|to)\s*$", before, re.IGNORECASE))
 
 
 def _close(stated: Value, cell: Value, pointed: bool) -> bool:

@@ -7,19 +7,27 @@
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from pydantic import Field
 
 from papermind.domain.anchor import Anchor
 from papermind.domain.base import Frozen
-from papermind.domain.paper import Paper, Paragraph, Table
-from papermind.grounding.number_guards import data_numbers, worth_flagging
+from papermind.domain.paper import Block, Paper, Paragraph, Table
+from papermind.grounding.number_guards import Printed, data_numbers, worth_flagging
+from papermind.grounding.number_quantity import (
+    Strength,
+    about_something_else,
+    naming,
+    sum_of_cells,
+)
 from papermind.grounding.table_labels import clean_label
 from papermind.grounding.table_numbers import (
     CellRef,
     CellView,
     NumberCheck,
     TableView,
+    Value,
     cell_values,
     check_sentence,
     mentions,
@@ -39,11 +47,17 @@ class NumberFinding(Frozen):
     sentence: str
     sentence_anchor: Anchor = Field(description="where the sentence stating the number is")
     cell_anchor: Anchor | None = Field(default=None, description="where the table cell is")
+    naming: Strength = Field(
+        default="named", description="what the sentence names of the cell: the cell itself (its "
+        "row and column, or a row or column with one value), its row or column, or only the "
+        "table's metric")
+    in_caption: bool = Field(default=False, description="the number is stated in the table's "
+                             "own caption")
 
 
 def table_view(table: Table) -> TableView:
     """The check's view of a parsed table: numeric cells, row labels, header labels."""
-    view = TableView(id=table.id, number=table.number)
+    view = TableView(id=table.id, number=table.number, caption=table.caption)
     for r, row in enumerate(table.rows):
         for cell in row:
             values = cell_values(cell.text) if r >= table.header_rows else []
@@ -82,7 +96,7 @@ def sentences(text: str) -> list[tuple[int, str]]:
     return [(o, s) for o, s in out if s.strip()]
 
 
-def span_anchor(paper: Paper, paragraph: Paragraph, start: int, end: int) -> Anchor:
+def span_anchor(paper: Paper, paragraph: Block, start: int, end: int) -> Anchor:
     """Where characters start..end of a paragraph are printed (page, lines, boxes)."""
     segs = [s for s in paragraph.segments if s.start < end and s.end > start] or paragraph.segments[:1]
     boxes = [b for s in segs if (b := paper.page(s.page).line(s.line).box) is not None]
@@ -127,32 +141,64 @@ def paper_checks(paper: Paper) -> list[tuple[Paragraph, int, str, list[NumberChe
     return out
 
 
+def caption_contexts(paper: Paper) -> list[tuple[Block, list[TableView], bool]]:
+    """Table captions, each with its own table only (a caption speaks of its table)."""
+    views = {t.number: table_view(t) for t in paper.tables if t.number}
+    return [(c, [views[c.label]], True) for c in paper.captions
+            if c.kind == "table" and c.label in views and c.segments]
+
+
 def number_findings(paper: Paper) -> list[NumberFinding]:
-    """Numbers stated in the text that no cell of the table they are about holds, kept
-    only where that is evidence of a misquote (grounding/number_guards)."""
+    """Numbers stated in the text (or a table's caption) that no cell of the table they are
+    about holds, kept only where the sentence is about the cell's quantity
+    (grounding/number_quantity) and that is evidence of a misquote (grounding/number_guards)."""
     findings = []
     printed = data_numbers(paper)
-    for paragraph, tables, named in sentence_contexts(paper):
+    contexts = [(*c, False) for c in sentence_contexts(paper)] + \
+        [(*c, True) for c in caption_contexts(paper)]
+    for block, tables, named, caption in contexts:
         views = {t.id: t for t in tables}
-        for offset, sentence in sentences(paragraph.text):
+        for offset, sentence in sentences(block.text):
             for check in check_sentence(sentence, tables, named=named):
-                if check.cell is None or check.verdict != "disagrees":
-                    continue
-                at = offset + check.start
-                anchor = span_anchor(paper, paragraph, at, at + len(check.stated))
-                pointed = _points_at(sentence, views[check.cell.table_id], check.cell, named)
-                own = _lines(paragraph, offset, offset + len(sentence))
-                row_named = any(mentions(sentence, label) for label in
-                                views[check.cell.table_id].row_labels.get(check.cell.row, []))
-                if worth_flagging(check, sentence, printed, pointed=pointed, own=own,
-                                  row_named=row_named):
-                    findings.append(NumberFinding(check=check, sentence=sentence,
-                                                  sentence_anchor=anchor,
-                                                  cell_anchor=_cell_anchor(paper, check)))
+                if check.cell is not None and check.verdict == "disagrees":
+                    said = _Said(block, offset, sentence, named, caption)
+                    if found := _misquote(paper, said, check, views[check.cell.table_id], printed):
+                        findings.append(found)
     return findings
 
 
-def _lines(paragraph: Paragraph, start: int, end: int) -> list[tuple[int, int]]:
+class _Said(NamedTuple):
+    """A sentence of a paragraph or caption, where it starts, and how it was read."""
+
+    block: Block
+    offset: int
+    sentence: str
+    named: bool
+    caption: bool
+
+
+def _misquote(paper: Paper, said: _Said, check: NumberCheck, view: TableView,
+              printed: Printed) -> NumberFinding | None:
+    """The finding for a ``disagrees`` check, or None when the sentence is not about the
+    cell's quantity or the number is no evidence of a misquote."""
+    assert check.cell is not None
+    sentence = said.sentence
+    own = _lines(said.block, said.offset, said.offset + len(sentence))
+    row_named = any(mentions(sentence, x) for x in view.row_labels.get(check.cell.row, []))
+    if not worth_flagging(check, sentence, printed, own=own, row_named=row_named,
+                          pointed=_points_at(sentence, view, check.cell, said.named)):
+        return None
+    names = naming(sentence, view, check.cell)
+    if not names.any or about_something_else(sentence, check.start, view, check.cell, names) \
+            or sum_of_cells(Value.parse(check.stated), view):
+        return None
+    at = said.offset + check.start
+    return NumberFinding(check=check, sentence=sentence, naming=names.strength,
+                         sentence_anchor=span_anchor(paper, said.block, at, at + len(check.stated)),
+                         in_caption=said.caption, cell_anchor=_cell_anchor(paper, check))
+
+
+def _lines(paragraph: Block, start: int, end: int) -> list[tuple[int, int]]:
     return [(s.page, s.line) for s in paragraph.segments if s.start < end and s.end > start]
 
 

@@ -36,6 +36,9 @@ from papermind.grounding.table_numbers import TableView, Value, mentions
 
 _CLAUSE_END = re.compile(r"[;:]|,\s*(?:while|whereas|but|and)\b|\bwhile\b|\bwhereas\b")
 _WORD = re.compile(r"[^\W_]+")
+_SETTING_ROW = re.compile(r"#|param|epoch|batch|\bsize\b|seed|year|count", re.IGNORECASE)
+"""Row labels of a transposed table that are settings (NOT_A_METRIC would also take
+variants such as '+ N' or '1-step' for settings)."""
 
 
 class ClaimFinding(Frozen):
@@ -68,9 +71,10 @@ def claim_findings(paper: Paper) -> list[ClaimFinding]:
                 if NEGATED.search(sentence[:verb.start()]) or HEDGED.search(sentence[:verb.start()]):
                     continue
                 better = verb.group("better") is not None
-                judged = next((j for view in about for v in (view, transposed(view))
-                               if (j := _judge(sentence, verb.start(), verb.end(), better, v))),
-                              None)
+                judged = next((j for view in about for v, flipped in ((view, False),
+                                                                      (transposed(view), True))
+                               if (j := _judge(sentence, verb.start(), verb.end(), better, v,
+                                               flipped))), None)
                 if judged is not None:
                     at = offset + verb.start()
                     anchor = span_anchor(paper, paragraph, at, at + len(verb.group()))
@@ -80,7 +84,10 @@ def claim_findings(paper: Paper) -> list[ClaimFinding]:
 
 
 def _judge(sentence: str, start: int, end: int, better: bool,
-           view: TableView) -> ClaimFinding | None:
+           view: TableView, flipped: bool = False) -> ClaimFinding | None:
+    """The finding for a claim read on ``view`` (``flipped``: a table with one method per
+    column, read transposed; its 'columns' are the original rows, variants of the setting
+    such as '+ N' or '1-step', of which only settings rows are left out)."""
     rows = row_names(view)
     found = _mentions(sentence, rows)
     before = [m for m in found if m.end <= start]
@@ -93,13 +100,15 @@ def _judge(sentence: str, start: int, end: int, better: bool,
               if c.row in (subject, rival) and c.value is not None}
     headers = {c: " ".join(labels) for c, labels in view.column_labels.items()}
     shared = [c for c in sorted(headers) if (subject, c) in values and (rival, c) in values
-              and not NOT_A_METRIC.search(headers[c])]
+              and not (_SETTING_ROW if flipped else NOT_A_METRIC).search(headers[c])]
     names = column_names(view)
-    named = [c for c in shared if c in names and mentions(sentence, names[c])]
+    clause = sentence[:stop.start()] if stop else sentence
+    named = [c for c in shared if c in names and mentions(clause, names[c])]
     compared = named or shared
     if not compared:
         return None
-    ahead = [_ahead(values[subject, c], values[rival, c], headers[c], sentence) for c in compared]
+    ahead = [_ahead(values[subject, c], values[rival, c], headers[c], view.caption, clause)
+             for c in compared]
     if not all(a is not None and a != better for a in ahead):
         return None
     winner, loser = rows[subject], rows[rival]
@@ -110,11 +119,13 @@ def _judge(sentence: str, start: int, end: int, better: bool,
                  f"{loser} {values[rival, c].value:g}" for c in compared])
 
 
-def _ahead(mine: Value, theirs: Value, header: str, sentence: str) -> bool | None:
-    """Whether ``mine`` is the better value of the column (None: a tie)."""
+def _ahead(mine: Value, theirs: Value, header: str, caption: str, clause: str) -> bool | None:
+    """Whether ``mine`` is the better value of the column (None: a tie): the way its header
+    says, else the table's caption, else the claim's own clause, else higher."""
     if mine.value == theirs.value:
         return None
-    direction = metric_direction(header) or metric_direction(sentence) or "higher"
+    direction = metric_direction(header) or metric_direction(caption) or \
+        metric_direction(clause) or "higher"
     return mine.value > theirs.value if direction == "higher" else mine.value < theirs.value
 
 

@@ -109,4 +109,5 @@ def transposed(view: TableView) -> TableView:
     return TableView(id=view.id, number=view.number,
                      cells=[CellView(row=c.column, column=c.row, text=c.text, values=c.values,
                                      box=c.box) for c in view.cells],
-                     row_labels=dict(view.column_labels), column_labels=dict(view.row_labels))
+                     row_labels=dict(view.column_labels), column_labels=dict(view.row_labels),
+                     caption=view.caption)

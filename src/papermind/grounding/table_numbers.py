@@ -76,6 +76,7 @@ class TableView:
     cells: list[CellView] = field(default_factory=list)
     row_labels: dict[int, list[str]] = field(default_factory=dict)
     column_labels: dict[int, list[str]] = field(default_factory=dict)
+    caption: str = ""
 
 
 class CellRef(Frozen):

@@ -22,8 +22,9 @@ from papermind.grounding.paper_check.latex import (
     latex_findings,
 )
 from papermind.grounding.paper_check.numbers import number_check_findings
+from papermind.grounding.paper_check.review_mode import review_mode
 from papermind.grounding.paper_check.scholarly import scholarly_findings
-from papermind.grounding.paper_check.spots import Spot, paper_spots
+from papermind.grounding.paper_check.spots import Spot, paper_spots, source_spots
 from papermind.grounding.paper_check.venues import (
     Venue,
     page_limit_findings,
@@ -124,6 +125,35 @@ def _anonymous(found: Callable[[list[Spot]], list[CheckFinding]]) -> Callable[..
     return check
 
 
+def _author_block(given: ProjectInput) -> Found:
+    """The \\author block of a double-blind submission, unless the venue style compiles in
+    review mode and prints 'Anonymous authors' in its place."""
+    if not given.options.anonymous:
+        return [], []
+    mode = review_mode(source_spots(given.project))
+    if mode is not None and mode.anonymous:
+        return [], [mode.note()]
+    found = author_block(given.project)
+    if mode is not None:
+        fix = f"compile the {mode.venue} style in review mode (without {mode.final_by})"
+        found = [f.model_copy(update={"fix": fix}) for f in found]
+    return found, []
+
+
+def _anonymity_on_project(given: ProjectInput) -> Found:
+    """Anonymity findings of a LaTeX project; none on what the style leaves out of a review
+    copy (the author block, its e-mails and \\thanks; NeurIPS' ack environment)."""
+    if not given.options.anonymous:
+        return [], []
+    found = anonymity_findings(given.spots)
+    mode = review_mode(source_spots(given.project))
+    if mode is not None and mode.anonymous:
+        hidden = mode.hidden(source_spots(given.project))
+        found = [f for f in found if f.kind != "author_identity" and f.source is not None
+                 and (f.source.file, f.source.line) not in hidden]
+    return found, []
+
+
 CHECKS: tuple[CheckKind, ...] = (
     CheckKind("numbers", on_paper=lambda g: _only(number_check_findings(g.paper)),
               on_project=lambda g: ([], ["numbers against tables are checked on the compiled "
@@ -138,12 +168,11 @@ CHECKS: tuple[CheckKind, ...] = (
               on_paper=lambda g: _only(instruction_findings(g.spots, g.options.addresses)),
               on_project=lambda g: _only(instruction_findings(g.spots, g.options.addresses))),
     CheckKind("anonymity", on_paper=_anonymous(anonymity_findings),
-              on_project=_anonymous(anonymity_findings)),
+              on_project=_anonymity_on_project),
     CheckKind("acronyms",
               on_paper=lambda g: _only(acronym_findings(before_bibliography(g.paper, g.spots))),
               on_project=lambda g: _only(acronym_findings(g.spots))),
-    CheckKind("author_block", on_project=lambda g: _only(
-        author_block(g.project) if g.options.anonymous else [])),
+    CheckKind("author_block", on_project=_author_block),
     CheckKind("venue", on_paper=_venue_on_paper, on_project=_venue_on_project),
     CheckKind("scholarly", on_paper=_scholarly),
 )

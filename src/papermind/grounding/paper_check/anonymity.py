@@ -19,9 +19,13 @@ _STRONG = re.compile(
     rf"|\bas\s+we\s+(?:showed|have\s+shown|demonstrated|proved|argued|reported)\s+(?:in|before)\b",
     re.IGNORECASE)
 _CITE = r"(?:\[\s*\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\s*\]|\([A-Z][^()]{0,80}?(?:19|20)\d\d[a-z]?\)|\\cite\w*\{[^}]*\})"
-_WEAK = re.compile(r"\b(?:our|my)\s+(?:[\w-]+\s+){0,3}?(?:previous|prior|earlier|recent)\b",
-                   re.IGNORECASE)
-"""Needs a citation on the line: 'our recent results [12]'."""
+_WEAK = re.compile(r"\b(?:our|my)\s+(?:own\s+)?(?:previous|prior|earlier|recent)\s+"
+                   r"(?:[\w-]+\s+){0,2}?[\w-]+\s*", re.IGNORECASE)
+"""Needs a citation right after it: 'our recent results [12]' (not 'our method and previous
+SOTA methods [39]', nor 'our previous analysis' of this paper)."""
+_THEIRS = re.compile(r"\bpart\s+of\s+the\b|\b(?:provided|released|maintained)\s+by\b|"
+                     r"\bpublic\s+[\w-]+\s+(?:\([^)]*\)\s+)?repositor|\bet\s+al\.", re.IGNORECASE)
+"""A linked repository said to be someone else's ('part of the public bgmol repository')."""
 _WITH_CITATION = re.compile(
     rf"\b(?:in|by)\s+{_CITE},?\s+we\s+(?:have\s+)?(?:showed|shown|proposed|introduced|presented|"
     rf"demonstrated|developed|studied|established|reported|argued)\b"
@@ -49,6 +53,9 @@ _OURS = re.compile(
 """The link is the authors' own: 'our code', 'code is available at', 'we release'."""
 _FRONT_END = re.compile(r"^\s*(?:#+\s*)?(?:\\begin\{abstract\}|abstract\b|\d*\.?\s*introduction\b)",
                         re.IGNORECASE)
+_PRINTED_ANONYMOUS = re.compile(r"\banonymous\s+(?:authors?|author\(s\)|submission)\b",
+                                re.IGNORECASE)
+"""What a venue style prints in place of the authors in review mode."""
 FRONT_LINES = 60
 """The front matter (names, e-mails) is read up to the abstract, at most this many lines."""
 
@@ -58,8 +65,7 @@ def anonymity_findings(spots: Sequence[Spot]) -> list[CheckFinding]:
     out = _front_matter(spots)
     for i, spot in enumerate(spots):
         text = spot.text
-        if _STRONG.search(text) or _WITH_CITATION.search(text) or \
-                (_WEAK.search(text) and _CITED.search(text)):
+        if _STRONG.search(text) or _WITH_CITATION.search(text) or _cited_own(text):
             out.append(finding("self_identifying", "high", "anonymity",
                                "this sentence identifies the authors as the authors of a cited work",
                                spot, fix="cite your own work in the third person "
@@ -75,11 +81,16 @@ def anonymity_findings(spots: Sequence[Spot]) -> list[CheckFinding]:
         repo = _REPO.search(text)
         before = spots[i - 1].text if i else ""
         if repo and not re.search(r"anonym|upon[- ]acceptance", text, re.IGNORECASE) and \
-                (_OURS.search(text) or _OURS.search(before)):
+                (_OURS.search(text) or _OURS.search(before)) and not _THEIRS.search(text):
             out.append(finding("non_anonymous_link", "high", "anonymity",
                                f"{repo.group(0)} links to a repository that may name the authors",
                                spot, fix="use an anonymised repository (e.g. anonymous.4open.science)"))
     return out
+
+
+def _cited_own(text: str) -> bool:
+    """'our recent results [12]': the authors' earlier work, cited right after."""
+    return any(_CITED.search(text[m.end():m.end() + 40]) for m in _WEAK.finditer(text))
 
 
 def _front_matter(spots: Sequence[Spot]) -> list[CheckFinding]:
@@ -89,6 +100,8 @@ def _front_matter(spots: Sequence[Spot]) -> list[CheckFinding]:
         if _FRONT_END.match(spot.text):
             break
         front.append(spot)
+    if any(_PRINTED_ANONYMOUS.search(s.text) for s in front):
+        return []  # the style printed 'Anonymous authors': an address near it is not theirs
     mails = [s for s in front if _EMAIL.search(s.text) and "anonymous" not in s.text.lower()]
     if not mails:
         return []
