@@ -158,7 +158,8 @@ CHECKS: tuple[CheckKind, ...] = (
     CheckKind("numbers", on_paper=lambda g: _only(number_check_findings(g.paper)),
               on_project=lambda g: ([], ["numbers against tables are checked on the compiled "
                                          "PDF, not the source"])),
-    CheckKind("citations", on_paper=lambda g: _only(citation_findings(g.paper))),
+    CheckKind("citations", on_paper=lambda g: _only(citation_findings(g.paper)),
+              ceiling=(("citation_without_entry", "medium"),)),
     CheckKind("labels", on_paper=lambda g: _only(label_findings(g.paper)),
               ceiling=(("reference_to_missing_label", "medium"),)),
     CheckKind("latex", on_project=lambda g: _only(latex_findings(g.project)),
