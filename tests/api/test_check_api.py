@@ -24,7 +24,7 @@ def test_check_over_http(home: Path) -> None:
         out = client.get(url).json()
         assert out["paper_id"] == paper_id and out["venue"] is None and not out["anonymous"]
         missing = next(f for f in out["findings"] if f["kind"] == "citation_without_entry")
-        assert missing["anchor"]["line_start"] == 13 and missing["severity"] == "high"
+        assert missing["anchor"]["line_start"] == 13 and missing["severity"] == "medium"
         assert not any(f["aspect"] == "anonymity" for f in out["findings"])
         blind = client.get(url, params={"anonymous": "true", "venue": "acl"}).json()
         assert any(f["kind"] == "self_identifying" for f in blind["findings"])

@@ -25,7 +25,7 @@ def test_a_file_is_checked_without_storing_it(cli: CliRunner, home: Path) -> Non
     missing = next(f for f in out["findings"] if f["kind"] == "citation_without_entry")
     assert missing["anchor"]["page"] == 1 and missing["anchor"]["line_start"] == 13
     assert missing["where"] == "p. 1, l. 13" and "Vellacott" in missing["text"]
-    assert out["counts"]["high"] >= 3
+    assert out["counts"]["high"] >= 2 and out["counts"]["medium"] >= 5  # calibrated ceilings
     assert library_state(home)[0] == []
 
 

@@ -24,15 +24,17 @@ def _findings(body: str) -> list[CheckFinding]:
     return [f for f in report.findings if f.kind == "citation_without_entry"]
 
 
-def test_a_cited_work_missing_from_the_bibliography_is_high() -> None:
+def test_a_cited_work_missing_from_the_bibliography_is_medium() -> None:
+    """The strongest level on a parsed paper: the check table caps the kind at medium
+    (measured on labelled real papers, bench/results/real_papers.md)."""
     found = _findings("As shown before (Vellacott et al., 2017), this holds.")
     assert [(f.severity, f.message.split(" matches")[0]) for f in found] == [
-        ("high", "(Vellacott et al., 2017)")]
+        ("medium", "(Vellacott et al., 2017)")]
 
 
-def test_a_listed_author_cited_with_another_year_is_high() -> None:
+def test_a_listed_author_cited_with_another_year_is_medium() -> None:
     found = _findings("Lin and Pantel (2002) derive inference rules from parsed text.")
-    assert [f.severity for f in found] == ["high"]
+    assert [f.severity for f in found] == ["medium"]
 
 
 def test_table_rows_and_cells_with_a_year_are_no_citation() -> None:
@@ -53,13 +55,14 @@ def test_system_dataset_and_metric_names_with_a_year_are_low_at_most() -> None:
 def test_no_high_missing_entry_on_the_real_markdown_papers(shared_data: Path) -> None:
     """Docling's Markdown of 20 NeurIPS papers: before the list items were read one by one,
     `check` said 76 HIGH `citation_without_entry`, every one false (read by hand); their
-    citations all resolve now, so any HIGH here is a regression."""
+    citations all resolve now, so any above LOW here (the kind is capped at MEDIUM on a
+    parsed paper) is a regression."""
     folder = shared_data / "neurips_md"
     if not folder.is_dir():
         pytest.skip("no neurips_md in the shared data")
     high = [(md.name, f.message) for md in sorted(folder.glob("*.md"))
             for f in check_paper(parse_file(md), CheckOptions(addresses=addresses_reviewer)).findings
-            if f.kind == "citation_without_entry" and f.severity == "high"]
+            if f.kind == "citation_without_entry" and f.severity != "low"]
     assert high == []
 
 
