@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from papermind.domain.paper import Severity
 
 _INSTRUCTION = re.compile(
-    r"\b(ignore|disregard|forget)\b.{0,40}\b(instruction|prompt|previous|above|rules)"
+    r"\b(ignore|disregard|forget)\b.{0,40}\b(instruction|prompt|previous|above|rules)(?![\w-]*-)"
     r"|\b(you are|you must|you should|as an? (ai|assistant|language model|llm|reviewer))\b"
     r"|\b(reviewers?|llms?|models?|assistants?)\b.{0,30}\b(must|should|shall|need to)\b"
     r"|\b(give|assign|recommend|rate)\b.{0,40}\b(accept|positive|high|strong|score|rating)"
@@ -20,7 +20,7 @@ _INSTRUCTION = re.compile(
     re.IGNORECASE,
 )
 _ADDRESSED = re.compile(
-    r"\b(ignore|disregard|forget)\b.{0,40}\b(instructions?|prompts?)\b"
+    r"\b(ignore|disregard|forget)\b.{0,40}\b(instructions?|prompts?)\b(?!-)"
     r"|\bas an? (ai|assistant|language model|llm)\b"
     r"|\b(note|message|instructions?) (to|for) (the |all )?(reviewers?|llms?|ai|assistants?)\b"
     r"|\b(reviewers?|llms?|assistants?)\b.{0,30}\b(must|should|shall)\b.{0,40}"
