@@ -71,10 +71,11 @@ def test_a_folder_without_a_main_file_is_bad_input(tmp_path: Path) -> None:
 
 def test_calibrated_kinds_are_at_most_medium_and_the_rest_keep_their_severity(
         report: CheckReport) -> None:
-    """The ceilings of the check table (measured precision on real papers): a .bib key
-    defined twice is MEDIUM; an undefined label (the PDF prints '??') and a cite key with no
-    entry stay HIGH."""
+    """Severities measured on real papers: a .bib key defined twice is LOW (BibTeX keeps the
+    first copy; 20 of 21 such findings were useless), the same work under two keys MEDIUM;
+    an undefined label (the PDF prints '??') and a cite key with no entry stay HIGH."""
     severity = {(f.kind, f.where()): f.severity for f in report.findings}
-    assert {severity[("duplicate_entry", w)] for w in ("refs.bib:15", "refs.bib:27")} == {"medium"}
+    assert severity[("duplicate_entry", "refs.bib:27")] == "low"
+    assert severity[("duplicate_entry", "refs.bib:15")] == "medium"
     assert severity[("reference_to_missing_label", "sections/intro.tex:7")] == "high"
     assert severity[("citation_without_entry", "sections/intro.tex:5")] == "high"

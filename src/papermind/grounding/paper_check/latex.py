@@ -78,7 +78,7 @@ def _bib_findings(entries: Sequence[BibEntry], cited: set[str]) -> list[CheckFin
         spot = Spot(e.source.text, 0, e.source.line, e.source.file)
         title, year = plain(e.fields.get("title", "")), e.fields.get("year", e.fields.get("date", ""))[:4]
         if e.key in seen:
-            out.append(finding("duplicate_entry", "high", "citations",
+            out.append(finding("duplicate_entry", "low", "citations",  # BibTeX keeps the first
                                f"the key '{e.key}' is defined twice (first at "
                                f"{seen[e.key].source.label()})", spot, fix="remove one of the two"))
             continue
