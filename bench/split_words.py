@@ -39,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.shared_papers import parsed_pdfs, pdfs_dir
 
 from papermind.domain import Paper
+from papermind.ingest.word_spaces import bare_word
 from papermind.ingest.wordlist import english_words
 
 SETS = {"science_parse": ["science_parse"], "s2orc_doc2json": ["s2orc_doc2json",
@@ -61,13 +62,7 @@ def pdftotext_pages(pdf: Path, *options: str) -> list[str] | None:
 
 def key(word: str) -> str:
     """A word's comparison form: normalised, outer punctuation stripped, case-folded."""
-    word = unicodedata.normalize("NFKC", word).translate(_INVISIBLE)
-    start, end = 0, len(word)
-    while start < end and not word[start].isalnum():
-        start += 1
-    while end > start and not word[end - 1].isalnum():
-        end -= 1
-    return word[start:end].casefold()
+    return bare_word(unicodedata.normalize("NFKC", word).translate(_INVISIBLE))
 
 
 def vocabulary(text: str) -> Counter[str]:

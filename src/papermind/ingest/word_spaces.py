@@ -25,7 +25,7 @@ def close_split_words(lines: Sequence[FlowLine]) -> None:
     counts: Counter[str] = Counter()
     pairs: Counter[tuple[str, str]] = Counter()
     for line in lines:
-        keys = [_core(w) for w in line.text.split(" ")]
+        keys = [bare_word(w) for w in line.text.split(" ")]
         counts.update(keys)
         pairs.update(zip(keys, keys[1:], strict=False))
     for line in lines:
@@ -47,7 +47,7 @@ def _closed(text: str, counts: Counter[str], pairs: Counter[tuple[str, str]]) ->
 
 
 def _one_word(left: str, right: str, counts: Counter[str], pairs: Counter[tuple[str, str]]) -> bool:
-    a, b = _core(left), _core(right)
+    a, b = bare_word(left), bare_word(right)
     if not (a.isalpha() and b.isalpha() and left[-1:].isalpha() and right[:1].isalpha()):
         return False
     together = pairs[(a, b)]
@@ -55,7 +55,7 @@ def _one_word(left: str, right: str, counts: Counter[str], pairs: Counter[tuple[
     return counts[a + b] > 0 and any(half not in english_words() for half in lonely)
 
 
-def _core(word: str) -> str:
+def bare_word(word: str) -> str:
     """The word without surrounding punctuation, case-folded."""
     start, end = 0, len(word)
     while start < end and not word[start].isalnum():
