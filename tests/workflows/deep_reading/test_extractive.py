@@ -88,6 +88,26 @@ async def test_offline_points_are_the_papers_text_verified_by_code(paper: Paper)
         assert len(call.text) < 2500 and "[p.1]" not in call.text
 
 
+async def test_a_model_whose_glosses_measured_wrong_shows_none(paper: Paper) -> None:
+    """explain=False (the bundled 0.5B: 2 of 3 shown glosses wrong on the gloss bench): the
+    passages stay quoted and verified, the model is never asked, the report says why."""
+    ctx, gw = _context(paper, {"explainer": [invents] * 20, "question_writer": [question] * 10},
+                       explain=False)
+    result = await _run(paper, ctx)
+    points = result.state["points"]
+    assert points and all(p.verified and not p.explanation for p in points)
+    assert gw.calls_for(role="explainer") == []
+    assert "explanations withheld for all" in " ".join(result.state["rounds"][0].notes)
+
+
+def test_the_bundled_models_rows_say_which_explain() -> None:
+    from papermind.llm.local import BUNDLED_MODELS, explains
+
+    assert [m.explains for m in BUNDLED_MODELS] == [True, False, False]  # 1.5B, 0.5B, 135M
+    assert explains("qwen2.5-coder-0.5b-instruct-q4km") is False
+    assert explains("some-configured-model") is True
+
+
 def picky(messages: list[BaseMessage]) -> dict[str, Any]:
     """Invents on one passage (every time), explains the others faithfully."""
     return invents(messages) if "evaluate on GLUE" in _passage(messages) else plain(messages)

@@ -20,6 +20,9 @@ class ReadingContext:
     """Tokens of paper text the reader may see (the rest of its window is for output)."""
     max_rewrites: int = 1
     """Rewrites allowed when the checker finds credibility low."""
+    explain: bool = True
+    """Extractive reading: the model explains each passage in plain words. Off for a model
+    whose glosses measured wrong too often (the bundled 0.5B): passages are shown quoted."""
     reask_explanations: bool = False
     """Extractive reading: a rewrite round re-asks the explanations code dropped. Off by
     default: it bought one explanation of ten for 147-325 s of the bundled model."""

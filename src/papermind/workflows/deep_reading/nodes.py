@@ -120,7 +120,8 @@ async def _explain(state: ReadingState, ctx: ReadingContext,
         points = state.get("points", [])
         return await extractive.explain_all(ctx.gateway, points,
                                             extractive.failed_explanations(points), done=done)
-    return await extractive.explain_all(ctx.gateway, state.get("passages", []), done=done)
+    return await extractive.explain_all(ctx.gateway, state.get("passages", []),
+                                        None if ctx.explain else set(), done=done)
 
 
 async def _analyse(state: ReadingState, ctx: ReadingContext,
@@ -185,7 +186,11 @@ async def check_hallucinations(state: ReadingState, runtime: Runtime[ReadingCont
     cited = [e for p in points for e in p.evidence]
     explained = sum(bool(p.explanation) for p in points if p.source == "extracted")
     notes = [reason, *judged.notes]
-    if state.get("extractive"):
+    if state.get("extractive") and not ctx.explain:
+        notes.append(f"explanations withheld for all {len(points)} passages: this bundled "
+                     "model's plain-words glosses were measured wrong too often; passages "
+                     "are shown quoted (the local-large extra or a configured model explains)")
+    elif state.get("extractive"):
         notes.append(f"{explained} of {len(points)} passages explained; the rest shown quoted")
         dropped = len(extractive.failed_explanations(points))
         if dropped and not state.get("reask_explanations"):
