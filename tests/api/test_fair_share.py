@@ -49,7 +49,7 @@ def test_41_slow_uploads_leave_health_answering(home: Path, slow_adds: threading
                 latencies.append(time.monotonic() - started)
             slow_adds.set()
             codes = [a.result().status_code for a in answers]
-    assert max(latencies) < 2.0, latencies
+    assert max(latencies) < 5.0, latencies  # margin for a busy CI machine; 10 s without fair share
     refused = [c for c in codes if c == 429]
     assert len(refused) >= 41 - 4 and set(codes) <= {429, 422}
 

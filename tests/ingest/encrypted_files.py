@@ -16,6 +16,7 @@ from cryptography.hazmat.primitives import padding
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 from papermind.ingest.pdf_crypt import PAD, _hash_2b
+from tests.support.pdf_bytes import pdf_file
 
 FILE_ID = bytes(range(16))
 PERMS = -4
@@ -95,16 +96,7 @@ def encrypted_pdf(path: Path, streams: list[tuple[bytes, str]], kind: str) -> Pa
         objects.append(b"<< /Length %d%s >>\nstream\n" % (len(sealed), filt) + sealed
                        + b"\nendstream")
     objects.append(head)
-    out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += (b"trailer\n<< /Size %d /Root 1 0 R /Encrypt %d 0 R /ID [<%s> <%s>] >>\n"
-            b"startxref\n%d\n%%%%EOF\n") % (len(objects) + 1, len(objects),
-                                           FILE_ID.hex().encode(), FILE_ID.hex().encode(), xref)
-    path.write_bytes(bytes(out))
+    ids = FILE_ID.hex().encode()
+    path.write_bytes(pdf_file(objects, version=b"1.7", trailer=b" /Encrypt %d 0 R /ID [<%s> <%s>]"
+                              % (len(objects), ids, ids)))
     return path

@@ -34,7 +34,14 @@ def one_page_pdf(path: Path, streams: list[bytes]) -> Path:
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
         *streams[1:],
     ]
-    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+    path.write_bytes(pdf_file(objects))
+    return path
+
+
+def pdf_file(objects: list[bytes], *, version: bytes = b"1.4", trailer: bytes = b"") -> bytes:
+    """A PDF of ``objects`` (numbered from 1, the first the catalog) with its xref table;
+    ``trailer``: more trailer entries (e.g. ``/Encrypt 6 0 R``)."""
+    out = bytearray(b"%PDF-" + version + b"\n%\xe2\xe3\xcf\xd3\n")
     offsets = []
     for number, body in enumerate(objects, start=1):
         offsets.append(len(out))
@@ -42,7 +49,6 @@ def one_page_pdf(path: Path, streams: list[bytes]) -> Path:
     xref = len(out)
     out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
     out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1, xref)
-    path.write_bytes(bytes(out))
-    return path
+    out += b"trailer\n<< /Size %d /Root 1 0 R%s >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1, trailer, xref)
+    return bytes(out)
